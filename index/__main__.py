@@ -1,0 +1,3 @@
+from index.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,145 @@
+"""Building the index: corpus → chunks and sentences → embeddings (reused by content hash) → store."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+import numpy as np
+
+from index.chunking import Chunk, chunk_document, sentence_spans
+from index.config import IndexSettings
+from index.corpus import load_corpus
+from index.embedding import get_embedder
+from index.store import (
+    ChunkerSettings,
+    CorpusDocument,
+    IndexLoadError,
+    Manifest,
+    Sentence,
+    StoredIndex,
+    load_current,
+    make_vector_index,
+    write_version,
+)
+
+
+@dataclass
+class BuildResult:
+    version: str | None  # None when the index was already up to date
+    documents: int
+    chunks: int
+    sentences: int
+    embedded: int
+    reused: int
+    seconds: float
+
+    def summary(self, index_dir: object) -> str:
+        if self.version is None:
+            return (
+                f"index is up to date: {self.documents} documents, {self.chunks} chunks, "
+                f"{self.sentences} sentences ({index_dir}; --force rebuilds)"
+            )
+        return (
+            f"built {self.version}: {self.documents} documents, {self.chunks} chunks, {self.sentences} sentences, "
+            f"embedded {self.embedded}, reused {self.reused} embeddings, {self.seconds:.1f} s → {index_dir}"
+        )
+
+
+def passage_text(chunk: Chunk) -> str:
+    """What is embedded for a chunk: its section path gives short passages their context."""
+    if chunk.section and not chunk.text.startswith(chunk.section.split(" › ")[-1]):
+        return f"{chunk.section}\n{chunk.text}"
+    return chunk.text
+
+
+def chunk_sentences(chunks: list[Chunk]) -> list[Sentence]:
+    return [
+        Sentence(chunk=i, start=span.start, end=span.end)
+        for i, chunk in enumerate(chunks)
+        for span in sentence_spans(chunk.text, chunk.start)
+    ]
+
+
+def _key(kind: str, text: str) -> str:
+    return hashlib.sha256(f"{kind}\n{text}".encode()).hexdigest()
+
+
+def _previous_vectors(previous: StoredIndex | None) -> dict[str, np.ndarray]:
+    """Embeddings of the live index, keyed by content hash, to reuse."""
+    if previous is None:
+        return {}
+    cache: dict[str, np.ndarray] = {}
+    chunk_vectors = previous.chunk_vectors()
+    for chunk, vector in zip(previous.chunks, chunk_vectors, strict=True):
+        cache[_key("passage", passage_text(chunk))] = vector
+    for sentence, vector in zip(previous.sentences, previous.sentence_vectors, strict=True):
+        cache[_key("sentence", previous.sentence_text(sentence))] = vector
+    return cache
+
+
+def _is_current(previous: StoredIndex | None, documents: list[CorpusDocument], settings: IndexSettings) -> bool:
+    if previous is None:
+        return False
+    manifest = previous.manifest
+    return (
+        [(d.path, d.sha256, d.meta) for d in manifest.documents] == [(d.path, d.sha256, d.meta) for d in documents]
+        and manifest.chunker == ChunkerSettings(size=settings.chunk_size, overlap=settings.chunk_overlap)
+    )
+
+
+def build_index(settings: IndexSettings, force: bool = False, progress: bool = True) -> BuildResult:
+    started = time.perf_counter()
+    documents = load_corpus(settings.corpus_dir)
+    embedder = get_embedder(settings.model)
+    try:
+        previous = load_current(settings.index_dir, expected_embedder=embedder.id)
+    except IndexLoadError:
+        previous = None  # nothing usable to reuse: embed everything
+    corpus = [CorpusDocument(path=d.path, sha256=d.sha256, meta=d.meta) for d in documents]
+    chunks = [
+        chunk
+        for doc in documents
+        for chunk in chunk_document(doc.doc_id, doc.text, doc.meta.title, settings.chunk_size, settings.chunk_overlap)
+    ]
+    sentences = chunk_sentences(chunks)
+    if not force and _is_current(previous, corpus, settings):
+        return BuildResult(None, len(documents), len(chunks), len(sentences), 0, 0, time.perf_counter() - started)
+
+    texts = [("passage", passage_text(c)) for c in chunks]
+    texts += [("sentence", chunks[s.chunk].text[s.start - chunks[s.chunk].start : s.end - chunks[s.chunk].start])
+              for s in sentences]
+    cache = {} if force else _previous_vectors(previous)
+    keys = [_key(kind, text) for kind, text in texts]
+    missing = [i for i, key in enumerate(keys) if key not in cache]
+    fresh = embedder.encode_documents([texts[i][1] for i in missing], settings.batch_size, progress=progress)
+    for i, vector in zip(missing, fresh, strict=True):
+        cache[keys[i]] = vector
+    all_vectors = np.stack([cache[k] for k in keys]) if keys else np.zeros((0, embedder.dim), np.float32)
+    all_vectors = np.ascontiguousarray(all_vectors, dtype=np.float32)
+    chunk_vectors, sentence_vectors = all_vectors[: len(chunks)], all_vectors[len(chunks) :]
+
+    vector_index, kind = make_vector_index(chunk_vectors, settings.approx_threshold)
+    seconds = time.perf_counter() - started
+    manifest = Manifest(
+        embedder_name=embedder.name,
+        embedder_id=embedder.id,
+        dim=int(all_vectors.shape[1]),
+        chunker=ChunkerSettings(size=settings.chunk_size, overlap=settings.chunk_overlap),
+        documents=corpus,
+        chunk_count=len(chunks),
+        sentence_count=len(sentences),
+        index_type=kind,
+        built_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        build_seconds=round(seconds, 3),
+        reused_embeddings=len(keys) - len(missing),
+    )
+    path = write_version(
+        settings.index_dir, manifest, chunks, vector_index, sentences, sentence_vectors, settings.keep_versions
+    )
+    return BuildResult(
+        path.name, len(documents), len(chunks), len(sentences), len(missing), len(keys) - len(missing),
+        time.perf_counter() - started,
+    )

@@ -1,0 +1,101 @@
+"""`python -m index`: build, stats, chunks, search, ask, eval, chat.
+
+Exit codes: 0 ok, 1 failure, 2 usage or input error (one line on stderr, no traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NoReturn
+
+from index.config import IndexSettings, SettingsError, load_settings
+from index.corpus import CorpusError
+from index.store import IndexLoadError
+
+EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    """Bad input from the user: printed as one line, exit 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def _parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--index", type=Path, metavar="DIR", help="index folder (default: settings, var/index)")
+    common.add_argument("--corpus", type=Path, metavar="DIR", help="corpus folder (default: settings, corpus)")
+    common.add_argument("--model", metavar="NAME", help="embedding model (default: bundled multilingual-e5-small)")
+
+    parser = _Parser(prog="python -m index", description="Index the article and answer questions about it.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    build = sub.add_parser("build", parents=[common], help="build or incrementally rebuild the index")
+    build.add_argument("--force", action="store_true", help="re-embed everything")
+    build.add_argument("--chunk-size", type=int, metavar="CHARS")
+    build.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    sub.add_parser("stats", parents=[common], help="manifest and counts")
+
+    chunks = sub.add_parser("chunks", parents=[common], help="the chunks of the corpus")
+    chunks.add_argument("--doc", metavar="ID")
+    chunks.add_argument("--json", action="store_true")
+
+    for name, text in (("search", "ranked passages only"), ("ask", "answer with citations and passages")):
+        p = sub.add_parser(name, parents=[common], help=text)
+        p.add_argument("question", help="the question ('-' with --json: one per stdin line)" if name == "ask"
+                       else "the question")
+        p.add_argument("--k", type=int, metavar="N")
+        p.add_argument("--json", action="store_true")
+        p.add_argument("--mode", choices=["hybrid", "dense", "lexical"], default="hybrid")
+
+    ev = sub.add_parser("eval", parents=[common], help="retrieval and answer metrics on a question file")
+    ev.add_argument("file", type=Path)
+    ev.add_argument("--k", type=int, default=5, metavar="N")
+    ev.add_argument("--json", action="store_true")
+    ev.add_argument("--compare", action="store_true", help="every bundled embedder × dense/lexical/hybrid")
+    ev.add_argument("--failures", action="store_true", help="list the questions that failed")
+
+    sub.add_parser("chat", parents=[common], help="interactive: ask questions in the terminal")
+    return parser
+
+
+def _settings(args: argparse.Namespace) -> IndexSettings:
+    return load_settings(
+        index_dir=args.index,
+        corpus_dir=args.corpus,
+        model=args.model,
+        chunk_size=getattr(args, "chunk_size", None),
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        settings = _settings(args)
+        from index import commands
+
+        return int(getattr(commands, args.command)(args, settings) or EXIT_OK)
+    except (SettingsError, CorpusError, UsageError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except IndexLoadError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_FAILURE
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+def print_json(obj: object) -> None:
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    sys.stdout.flush()

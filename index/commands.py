@@ -1,0 +1,238 @@
+"""The CLI's commands, one function each: (args, settings) → exit code. Output formatting lives here."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from index.cli import EXIT_OK, EXIT_USAGE, UsageError, print_json
+from index.config import IndexSettings
+from index.models import AskResult, Passage
+from index.store import MANIFEST, VERSIONS, IndexLoadError, current_version
+from index.text import QuestionError
+
+
+def build(args: argparse.Namespace, settings: IndexSettings) -> int:
+    from index.build import build_index
+
+    result = build_index(settings, force=args.force, progress=not args.quiet and sys.stderr.isatty())
+    print(result.summary(settings.index_dir))
+    return EXIT_OK
+
+
+def stats(args: argparse.Namespace, settings: IndexSettings) -> int:
+    from index.store import Manifest
+
+    version = current_version(settings.index_dir)
+    if version is None:
+        raise IndexLoadError(f"no index in {settings.index_dir}; run `python -m index build`")
+    path = settings.index_dir / VERSIONS / version
+    try:
+        manifest = Manifest.model_validate_json((path / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise IndexLoadError(f"cannot read {path / MANIFEST} ({error}); run `python -m index build --force`") from None
+    size = sum(f.stat().st_size for f in path.iterdir() if f.is_file())
+    print(f"index      {path}")
+    print(f"version    {version}  (built {manifest.built_at} in {manifest.build_seconds:.1f} s, "
+          f"package {manifest.package_version}, schema {manifest.schema_version})")
+    print(f"embedder   {manifest.embedder_name}  [{manifest.embedder_id}], dim {manifest.dim}")
+    print(f"chunker    size {manifest.chunker.size} chars, overlap {manifest.chunker.overlap} sentences")
+    print(f"vectors    {manifest.index_type}, {manifest.chunk_count} chunks, {manifest.sentence_count} sentences, "
+          f"{size / 1024:.0f} KiB on disk")
+    print(f"reused     {manifest.reused_embeddings} embeddings at the last build")
+    print(f"documents  {len(manifest.documents)}")
+    for doc in manifest.documents:
+        meta = doc.meta
+        print(f"  {meta.doc_id}: {doc.path}  “{meta.title}” {meta.author} {meta.date} [{meta.language}] "
+              f"sha256 {doc.sha256[:12]}")
+    return EXIT_OK
+
+
+def chunks(args: argparse.Namespace, settings: IndexSettings) -> int:
+    from index.chunking import chunk_document
+    from index.corpus import load_corpus
+
+    documents = load_corpus(settings.corpus_dir)
+    if args.doc and args.doc not in {d.doc_id for d in documents}:
+        raise UsageError(f"no document {args.doc!r}; documents: {', '.join(d.doc_id for d in documents)}")
+    for doc in documents:
+        if args.doc and doc.doc_id != args.doc:
+            continue
+        for chunk in chunk_document(doc.doc_id, doc.text, doc.meta.title, settings.chunk_size,
+                                    settings.chunk_overlap):
+            if args.json:
+                print_json(chunk.model_dump())
+            else:
+                paragraphs = ",".join(map(str, chunk.paragraphs))
+                print(f"── {chunk.chunk_id}  {chunk.section}  ¶{paragraphs}  [{chunk.start}:{chunk.end}]")
+                print(chunk.text)
+                print()
+    return EXIT_OK
+
+
+def _engine(settings: IndexSettings):  # type: ignore[no-untyped-def]
+    """An Engine over the index, building it first (said on stderr) if there is none yet."""
+    from index.build import build_index
+    from index.engine import Engine
+
+    if current_version(settings.index_dir) is None:
+        print(f"no index in {settings.index_dir} yet: building it first …", file=sys.stderr)
+        print(build_index(settings, progress=False).summary(settings.index_dir), file=sys.stderr)
+    engine = Engine(settings)
+    engine.snapshot  # noqa: B018 -- load now, so that a broken index fails before any question
+    return engine
+
+
+def _k(args: argparse.Namespace) -> int | None:
+    if args.k is not None and not 1 <= args.k <= 50:
+        raise UsageError("--k must be between 1 and 50")
+    return args.k
+
+
+def search(args: argparse.Namespace, settings: IndexSettings) -> int:
+    k = _k(args)
+    engine = _engine(settings)
+    try:
+        result = engine.search(args.question, k, args.mode)
+    except QuestionError as error:
+        raise UsageError(str(error)) from None
+    if args.json:
+        print_json(result.model_dump())
+    else:
+        for passage in result.passages:
+            print(_passage_line(passage))
+            print("   " + passage.text.replace("\n", "\n   "))
+    return EXIT_OK
+
+
+def ask(args: argparse.Namespace, settings: IndexSettings) -> int:
+    k = _k(args)
+    if args.question == "-":
+        if not args.json:
+            raise UsageError("reading questions from stdin ('-') needs --json")
+        return _ask_stream(settings, k, args.mode)
+    engine = _engine(settings)
+    try:
+        result = engine.ask(args.question, k, mode=args.mode)
+    except QuestionError as error:
+        raise UsageError(str(error)) from None
+    if args.json:
+        print_json(contract_json(result))
+    else:
+        print(render_answer(result))
+    return EXIT_OK
+
+
+def _ask_stream(settings: IndexSettings, k: int | None, mode: str) -> int:
+    """One question per stdin line → one JSON object per line; the model is loaded once."""
+    engine = _engine(settings)
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        try:
+            print_json(contract_json(engine.ask(line.rstrip("\n"), k, mode=mode)))  # type: ignore[arg-type]
+        except QuestionError as error:
+            print_json({"question": line.strip()[:200], "error": str(error)})
+    return EXIT_OK
+
+
+def contract_json(result: AskResult) -> dict:
+    return result.model_dump()
+
+
+def _passage_line(passage: Passage) -> str:
+    paragraphs = ",".join(map(str, passage.paragraphs))
+    return f"{passage.rank}. [{passage.score:.4f}] {passage.section} ¶{paragraphs} ({passage.start}–{passage.end})"
+
+
+def render_answer(result: AskResult) -> str:
+    """An answer as the terminal shows it: the answer, then its sources."""
+    lines = [result.answer, ""]
+    if result.citations:
+        lines.append("Sources / 出处:")
+        for c in result.citations:
+            paragraphs = ",".join(map(str, c.paragraphs))
+            quote = c.quote if len(c.quote) <= 160 else c.quote[:159] + "…"
+            lines.append(f"  [{c.n}] {c.section} · ¶{paragraphs} · chars {c.start}–{c.end}")
+            lines.append(f"      “{quote}”")
+    elif result.nearest_sections:
+        lines.append("Nearest sections / 最接近的章节: " + "；".join(result.nearest_sections))
+    return "\n".join(lines).rstrip()
+
+
+def eval(args: argparse.Namespace, settings: IndexSettings) -> int:  # noqa: A001 -- the command's name
+    from index.evaluation import EvalError, evaluate, load_questions, report_json, table
+
+    if not 1 <= args.k <= 50:
+        raise UsageError("--k must be between 1 and 50")
+    try:
+        questions = load_questions(args.file)
+    except EvalError as error:
+        raise UsageError(str(error)) from None
+    if args.compare:
+        return _compare(questions, settings, args)
+    engine = _engine(settings)
+    texts = {c.chunk_id: c.text for c in engine.snapshot.stored.chunks}
+    report = evaluate(questions, lambda q: engine.ask(q, args.k), texts.__getitem__)
+    if args.json:
+        print(report_json(report))
+        return EXIT_OK
+    print(table([("hybrid", lang, m) for lang, m in report.by_language.items()], "mode"))
+    if args.failures:
+        for f in report.failures:
+            print(f"{f.id}\t{f.problem}\t{f.q}\t{f.answer}")
+    return EXIT_OK
+
+
+def _compare(questions: list, settings: IndexSettings, args: argparse.Namespace) -> int:
+    """Every bundled embedder × every mode over the same questions, one table."""
+    from index.build import build_index
+    from index.embedding import BUNDLED
+    from index.engine import Engine
+    from index.evaluation import evaluate, table
+
+    rows = []
+    results = {}
+    for model in BUNDLED:
+        index_dir = Path(f"{settings.index_dir}-compare") / model.split(":")[-1]
+        variant = settings.model_copy(update={"model": model, "index_dir": index_dir})
+        build_index(variant, progress=False)
+        engine = Engine(variant)
+        texts = {c.chunk_id: c.text for c in engine.snapshot.stored.chunks}
+        for mode in ("dense", "lexical", "hybrid"):
+            report = evaluate(questions, lambda q, m=mode: engine.ask(q, args.k, mode=m), texts.__getitem__)
+            results[f"{model} {mode}"] = report.model_dump()
+            rows += [(f"{model.split(':')[-1]} {mode}", lang, m) for lang, m in report.by_language.items()]
+    if args.json:
+        print(json.dumps(results, ensure_ascii=False))
+    else:
+        print(table(rows))
+    return EXIT_OK if rows else EXIT_USAGE
+
+
+def chat(args: argparse.Namespace, settings: IndexSettings) -> int:
+    engine = _engine(settings)
+    title = engine.snapshot.stored.manifest.documents[0].meta.title if engine.snapshot.stored.manifest.documents else ""
+    print(f"Ask about “{title}” in Chinese or English. 输入问题；exit / Ctrl-D 退出。")
+    previous: str | None = None
+    while True:
+        try:
+            line = input("\n> ")
+        except EOFError:
+            print()
+            return EXIT_OK
+        if line.strip().lower() in {"exit", "quit", ":q", "退出"}:
+            return EXIT_OK
+        if not line.strip():
+            continue
+        try:
+            result = engine.ask(line)
+        except QuestionError as error:
+            print(f"（{error}）")
+            continue
+        print(render_answer(result))
+        previous = result.question
+    del previous
+    return EXIT_USAGE

@@ -1,0 +1,189 @@
+"""The one question-answering path, shared by the CLI and the bot.
+
+An Engine holds the embedder and the live index version. ``ask`` cleans the question, embeds it,
+retrieves passages, and composes an extractive answer or abstains. ``reload_if_changed`` swaps
+in a newly built version atomically: a question in flight keeps the snapshot it started with.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from index import answer as answers
+from index.abstain import Evidence, should_abstain
+from index.config import IndexSettings
+from index.embedding import Embedder, get_embedder
+from index.lexical import tokenize
+from index.models import AskResult, Passage, SearchResult, SourceInfo
+from index.retrieval import Hit, Mode, Retriever
+from index.store import IndexLoadError, StoredIndex, current_version, load_current, load_version
+from index.text import detect_language, validate_question
+
+CONTEXT_WEIGHT = 0.5  # how much a follow-up's previous question steers retrieval
+
+
+def _background_questions() -> list[str]:
+    text = resources.files("index").joinpath("data/background_questions.txt").read_text(encoding="utf-8")
+    return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Everything one question needs from one index version."""
+
+    stored: StoredIndex
+    retriever: Retriever
+    background: np.ndarray  # top cosine of each background question against this index
+
+    @property
+    def version(self) -> str:
+        return self.stored.version
+
+
+class Engine:
+    def __init__(self, settings: IndexSettings, embedder: Embedder | None = None) -> None:
+        self.settings = settings
+        self.embedder = embedder or get_embedder(settings.model)
+        self._snapshot: Snapshot | None = None
+        self._lock = threading.Lock()
+        self._background_vectors: np.ndarray | None = None
+
+    # -- loading and hot reload -------------------------------------------------------
+    @property
+    def snapshot(self) -> Snapshot:
+        if self._snapshot is None:
+            with self._lock:
+                if self._snapshot is None:
+                    self._snapshot = self._prepare(load_current(self.settings.index_dir, self.embedder.id))
+        return self._snapshot
+
+    def _prepare(self, stored: StoredIndex) -> Snapshot:
+        if self._background_vectors is None:
+            self._background_vectors = self.embedder.encode_queries(_background_questions())
+        background = (self._background_vectors @ stored.chunk_vectors().T).max(axis=1)
+        return Snapshot(stored, Retriever(stored), background)
+
+    def load_version(self, path: Path) -> Snapshot:
+        """Load and validate a version without serving it (IndexLoadError if it is broken)."""
+        return self._prepare(load_version(path, self.embedder.id))
+
+    def swap(self, snapshot: Snapshot) -> None:
+        with self._lock:
+            self._snapshot = snapshot
+
+    def reload_if_changed(self) -> str | None:
+        """Serve the version CURRENT names if it is new; returns it, or None if nothing changed.
+        A broken new version raises IndexLoadError and the old one keeps serving."""
+        version = current_version(self.settings.index_dir)
+        if version is None or (self._snapshot is not None and self._snapshot.version == version):
+            return None
+        snapshot = self.load_version(self.settings.index_dir / "versions" / version)
+        self.swap(snapshot)
+        return version
+
+    @property
+    def loaded(self) -> bool:
+        return self._snapshot is not None
+
+    # -- questions --------------------------------------------------------------------
+    def _query_vector(self, question: str, context: str | None) -> np.ndarray:
+        texts = [question, context] if context else [question]
+        vectors = self.embedder.encode_queries(texts)
+        vector = vectors[0] if not context else vectors[0] + CONTEXT_WEIGHT * vectors[1]
+        return (vector / (np.linalg.norm(vector) or 1.0)).astype(np.float32)
+
+    def search(self, raw_question: str, k: int | None = None, mode: Mode = "hybrid") -> SearchResult:
+        question = validate_question(raw_question)
+        snapshot = self.snapshot
+        vector = self._query_vector(question, None)
+        hits = snapshot.retriever.search(vector, tokenize(question), k or self.settings.top_k, mode,
+                                         detect_language(question))
+        return SearchResult(question=question, passages=_passages(snapshot.stored, hits))
+
+    def ask(
+        self,
+        raw_question: str,
+        k: int | None = None,
+        context: str | None = None,
+        mode: Mode = "hybrid",
+    ) -> AskResult:
+        """Answer a question; ``context`` is the previous question of a follow-up conversation.
+        Raises QuestionError for unusable input (empty, too long, no words)."""
+        started = time.perf_counter()
+        question = validate_question(raw_question)
+        context = validate_question(context) if context and context.strip() else None
+        language = detect_language(question)
+        snapshot = self.snapshot
+        stored = snapshot.stored
+        k = k or self.settings.top_k
+
+        t0 = time.perf_counter()
+        query_vector = self._query_vector(question, context)
+        t1 = time.perf_counter()
+        tokens = tokenize(question)
+        search_tokens = tokens + [t for t in tokenize(context or "") if t not in tokens]
+        hits = snapshot.retriever.search(query_vector, search_tokens, k, mode, language)
+        t2 = time.perf_counter()
+
+        result = AskResult(
+            question=question,
+            answer="",
+            abstained=False,
+            language=language,
+            passages=_passages(stored, hits),
+            sources=[SourceInfo(doc_id=d.meta.doc_id, title=d.meta.title, author=d.meta.author, date=d.meta.date)
+                     for d in stored.manifest.documents],
+            index_version=stored.version,
+        )
+        if answers.is_overview_question(question):
+            result.answer, result.citations = answers.overview(stored, language)
+            result.kind = "overview"
+        else:
+            chunk_ids = [h.chunk for h in hits]
+            ranked = answers.score_sentences(stored, chunk_ids, query_vector, tokens)
+            evidence = Evidence.collect(snapshot.retriever, hits, ranked, tokens, snapshot.background)
+            if should_abstain(evidence, language):
+                result.abstained = True
+                result.kind = "abstained"
+                result.nearest_sections = answers.nearest_sections(stored, chunk_ids)
+                result.answer = answers.abstain_text(language, result.nearest_sections)
+            else:
+                chosen = answers.pick_sentences(stored, ranked)
+                result.answer, result.citations = answers.compose(stored, chosen, language)
+        t3 = time.perf_counter()
+        result.timings_ms = {
+            "embed": round((t1 - t0) * 1000, 2),
+            "search": round((t2 - t1) * 1000, 2),
+            "answer": round((t3 - t2) * 1000, 2),
+            "total": round((t3 - started) * 1000, 2),
+        }
+        return result
+
+
+def _passages(stored: StoredIndex, hits: list[Hit]) -> list[Passage]:
+    passages = []
+    for rank, hit in enumerate(hits, 1):
+        chunk = stored.chunks[hit.chunk]
+        passages.append(
+            Passage(
+                rank=rank,
+                chunk_id=chunk.chunk_id,
+                doc_id=chunk.doc_id,
+                section=chunk.section,
+                paragraphs=chunk.paragraphs,
+                start=chunk.start,
+                end=chunk.end,
+                text=chunk.text,
+                score=round(hit.score, 6),
+            )
+        )
+    return passages
+
+
+__all__ = ["Engine", "IndexLoadError", "Snapshot"]

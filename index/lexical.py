@@ -1,0 +1,90 @@
+"""Chinese-aware tokens and BM25 (bm25s) over chunks.
+
+Chinese runs are cut with jieba (search mode, so compounds also yield their words); Latin
+text is lower-cased words; numbers and model names stay whole (70.2%, K2.5, H100, SWE-bench)
+and hyphenated names also yield their parts.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import unicodedata
+from collections.abc import Sequence
+from functools import lru_cache
+
+import numpy as np
+
+_TOKEN = re.compile(
+    r"[a-z0-9]+(?:[.\-/+][a-z0-9]+)*[%+]*"  # words, numbers, model names: 70.2% k2.5 swe-bench 1/10
+    r"|[\u3400-\u9fff]+"  # a run of Han characters, cut by jieba
+)
+_jieba_lock = threading.Lock()
+
+ZH_STOPWORDS = frozenset(
+    """的 了 是 在 吗 呢 吧 啊 呀 么 和 与 及 也 都 就 还 又 把 被 让 给 对 从 向 到 这 那 这个 那个 这些 那些
+    什么 怎么 怎样 怎么样 如何 哪 哪个 哪些 哪家 哪里 哪儿 哪天 多少 几 为什么 为何 谁 是否 有没有 有 没有 一个 一 个
+    我 你 他 她 它 我们 你们 他们 她们 自己 文章 本文 作者 文中 说 讲 讲了 提到 提及 认为 觉得 中 上 下 里 之 其 而 但
+    并 或 等 做 用 将 会 能 可以 要 想 请问 请 告诉 一下 关于 方面 情况 问题 主要 具体 所 以 为 着 过 得 地 吗 嘛
+    """.split()
+)
+EN_STOPWORDS = frozenset(
+    """a an the and or but if of to in on at by for with from into about as is are was were be been being do does
+    did done have has had having it its this that these those there here what which who whom whose when where why how
+    i me my we our you your he him his she her they them their can could would should will shall may might must
+    not no yes so than then too very just also any some all each both more most other such only own same s t
+    article author text post say says said tell told mention mentioned according please explain describe
+    give me us is? whats what's hows how's""".split()
+)
+
+
+@lru_cache(maxsize=1)
+def _jieba():  # type: ignore[no-untyped-def]
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    jieba.initialize()
+    return jieba
+
+
+def _cut(run: str) -> list[str]:
+    jieba = _jieba()
+    with _jieba_lock:  # jieba's lazy dictionary loading isn't thread-safe
+        return [w for w in jieba.lcut_for_search(run) if w.strip()]
+
+
+def tokenize(text: str, drop_stopwords: bool = True) -> list[str]:
+    text = unicodedata.normalize("NFKC", text).lower()
+    tokens: list[str] = []
+    for match in _TOKEN.finditer(text):
+        piece = match.group(0)
+        if "\u3400" <= piece[0] <= "\u9fff":
+            tokens.extend(_cut(piece))
+            continue
+        tokens.append(piece)
+        if "-" in piece or "/" in piece:
+            tokens.extend(p for p in re.split(r"[-/]", piece) if len(p) > 1)
+    if drop_stopwords:
+        tokens = [t for t in tokens if t not in ZH_STOPWORDS and t not in EN_STOPWORDS]
+    return tokens
+
+
+class LexicalIndex:
+    """BM25 over the chunks' texts; scores for every chunk of one query."""
+
+    def __init__(self, texts: Sequence[str]) -> None:
+        import bm25s
+
+        self.doc_tokens = [tokenize(t) for t in texts]
+        self.vocabulary = frozenset(t for tokens in self.doc_tokens for t in tokens)
+        self._bm25 = bm25s.BM25()
+        # bm25s needs one non-empty document; a corpus of only stopwords is still searchable.
+        self._bm25.index([tokens or ["\x00"] for tokens in self.doc_tokens], show_progress=False)
+        self._size = len(texts)
+
+    def scores(self, query_tokens: list[str]) -> np.ndarray:
+        known = [t for t in query_tokens if t in self.vocabulary]
+        if not known or self._size == 0:
+            return np.zeros(self._size, dtype=np.float32)
+        return np.asarray(self._bm25.get_scores(known), dtype=np.float32)

@@ -1,0 +1,56 @@
+"""The answer contract (`ask --json`, the bot): pydantic models at the boundary."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+
+class Citation(BaseModel):
+    n: int
+    chunk_id: str
+    doc_id: str
+    section: str
+    paragraphs: list[int]
+    start: int  # offsets of the quoted sentence in the source document
+    end: int
+    quote: str
+
+
+class Passage(BaseModel):
+    rank: int
+    chunk_id: str
+    doc_id: str
+    section: str
+    paragraphs: list[int]
+    start: int
+    end: int
+    text: str
+    score: float
+
+
+class SourceInfo(BaseModel):
+    doc_id: str
+    title: str
+    author: str
+    date: str
+
+
+class AskResult(BaseModel):
+    question: str
+    answer: str
+    abstained: bool
+    language: str
+    citations: list[Citation] = Field(default_factory=list)
+    passages: list[Passage] = Field(default_factory=list)
+    timings_ms: dict[str, float] = Field(default_factory=dict)
+    kind: Literal["extractive", "overview", "abstained", "generative"] = "extractive"
+    nearest_sections: list[str] = Field(default_factory=list)
+    sources: list[SourceInfo] = Field(default_factory=list)
+    index_version: str = ""
+
+
+class SearchResult(BaseModel):
+    question: str
+    passages: list[Passage]

@@ -1,0 +1,240 @@
+"""The on-disk index: FAISS vectors, chunk and sentence records, a manifest; built atomically.
+
+Layout of ``index_dir``::
+
+    CURRENT                 name of the live version (replaced atomically with os.replace)
+    versions/<name>/        manifest.json, chunks.jsonl, chunks.faiss, sentences.jsonl, sentences.npy
+
+A build writes a new version folder and only then points CURRENT at it, so a build killed at
+any moment leaves the previous index intact and loadable.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+import faiss
+import numpy as np
+from pydantic import BaseModel, ValidationError
+
+from index import __version__
+from index.chunking import Chunk
+from index.corpus import DocumentMeta
+
+SCHEMA_VERSION = 1
+CURRENT = "CURRENT"
+VERSIONS = "versions"
+MANIFEST = "manifest.json"
+CHUNKS = "chunks.jsonl"
+CHUNK_VECTORS = "chunks.faiss"
+SENTENCES = "sentences.jsonl"
+SENTENCE_VECTORS = "sentences.npy"
+BUILD_HINT = "run `python -m index build --force`"
+
+
+class IndexLoadError(RuntimeError):
+    """The index is missing, corrupt or built for another model; the message names the fix."""
+
+
+class ChunkerSettings(BaseModel):
+    size: int
+    overlap: int
+
+
+class CorpusDocument(BaseModel):
+    path: str
+    sha256: str
+    meta: DocumentMeta
+
+
+class Manifest(BaseModel):
+    schema_version: int = SCHEMA_VERSION
+    embedder_name: str
+    embedder_id: str
+    dim: int
+    chunker: ChunkerSettings
+    documents: list[CorpusDocument]
+    chunk_count: int
+    sentence_count: int
+    index_type: str
+    built_at: str
+    build_seconds: float
+    reused_embeddings: int
+    package_version: str = __version__
+
+
+class Sentence(BaseModel):
+    """A sentence of a chunk, for extractive answers; offsets are absolute in the document."""
+
+    chunk: int  # position of its chunk in chunks.jsonl
+    start: int
+    end: int
+
+
+@dataclass
+class StoredIndex:
+    """A loaded version of the index; immutable once loaded, so a swap is one reference change."""
+
+    path: Path
+    version: str
+    manifest: Manifest
+    chunks: list[Chunk]
+    vectors: faiss.Index
+    sentences: list[Sentence]
+    sentence_vectors: np.ndarray
+
+    def sentence_text(self, sentence: Sentence) -> str:
+        chunk = self.chunks[sentence.chunk]
+        return chunk.text[sentence.start - chunk.start : sentence.end - chunk.start]
+
+    def chunk_vectors(self) -> np.ndarray:
+        return self.vectors.reconstruct_n(0, self.vectors.ntotal)
+
+
+def make_vector_index(vectors: np.ndarray, approx_threshold: int) -> tuple[faiss.Index, str]:
+    """Exact inner product for small corpora; HNSW above the threshold (vectors are normalized)."""
+    dim = vectors.shape[1]
+    if len(vectors) <= approx_threshold:
+        index: faiss.Index = faiss.IndexFlatIP(dim)
+        kind = "flat"
+    else:
+        index = faiss.IndexHNSWFlat(dim, 32, faiss.METRIC_INNER_PRODUCT)
+        index.hnsw.efConstruction = 80
+        index.hnsw.efSearch = 128
+        kind = "hnsw"
+    index.add(vectors)
+    return index, kind
+
+
+def current_version(index_dir: Path) -> str | None:
+    try:
+        name = (index_dir / CURRENT).read_text(encoding="utf-8").strip()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    return name or None
+
+
+def _write_jsonl(path: Path, rows: list[BaseModel]) -> None:
+    with path.open("w", encoding="utf-8") as handle:
+        for row in rows:
+            handle.write(row.model_dump_json() + "\n")
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_version(
+    index_dir: Path,
+    manifest: Manifest,
+    chunks: list[Chunk],
+    vectors: faiss.Index,
+    sentences: list[Sentence],
+    sentence_vectors: np.ndarray,
+    keep: int = 2,
+) -> Path:
+    """Write a complete version next to the live one, then switch CURRENT to it atomically."""
+    versions = index_dir / VERSIONS
+    versions.mkdir(parents=True, exist_ok=True)
+    name = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ") + "-" + uuid.uuid4().hex[:6]
+    staging = versions / f".tmp-{name}"
+    staging.mkdir()
+    _write_jsonl(staging / CHUNKS, chunks)
+    _write_jsonl(staging / SENTENCES, sentences)
+    np.save(staging / SENTENCE_VECTORS, sentence_vectors)
+    faiss.write_index(vectors, str(staging / CHUNK_VECTORS))
+    (staging / MANIFEST).write_text(manifest.model_dump_json(indent=2), encoding="utf-8")
+    for item in staging.iterdir():
+        with item.open("rb") as handle:
+            os.fsync(handle.fileno())
+    final = versions / name
+    staging.rename(final)
+    pointer = index_dir / f".{CURRENT}.{name}"
+    pointer.write_text(name + "\n", encoding="utf-8")
+    os.replace(pointer, index_dir / CURRENT)
+    _fsync_dir(index_dir)
+    _prune(index_dir, keep)
+    return final
+
+
+def _prune(index_dir: Path, keep: int) -> None:
+    """Drop old versions (the live one and the newest ``keep`` stay) and stale staging folders."""
+    live = current_version(index_dir)
+    versions = sorted(p for p in (index_dir / VERSIONS).iterdir() if p.is_dir())
+    finished = [p for p in versions if not p.name.startswith(".tmp-")]
+    for old in finished[:-keep]:
+        if old.name != live:
+            shutil.rmtree(old, ignore_errors=True)
+    hour_ago = time.time() - 3600
+    for stale in (p for p in versions if p.name.startswith(".tmp-")):
+        if stale.stat().st_mtime < hour_ago:  # a younger one may be another build in progress
+            shutil.rmtree(stale, ignore_errors=True)
+
+
+def _read_jsonl(path: Path, parse: Callable[[str], BaseModel]) -> list:
+    with path.open(encoding="utf-8") as handle:
+        return [parse(line) for line in handle if line.strip()]
+
+
+def load_version(path: Path, expected_embedder: str | None = None) -> StoredIndex:
+    """Load and validate one version folder; IndexLoadError with the fix on any problem."""
+    if not (path / MANIFEST).is_file():
+        raise IndexLoadError(f"index at {path} has no {MANIFEST}; {BUILD_HINT}")
+    try:
+        manifest = Manifest.model_validate_json((path / MANIFEST).read_text(encoding="utf-8"))
+    except (ValidationError, UnicodeDecodeError) as error:
+        raise IndexLoadError(f"index manifest {path / MANIFEST} is invalid ({_first(error)}); {BUILD_HINT}") from None
+    if manifest.schema_version != SCHEMA_VERSION:
+        raise IndexLoadError(
+            f"index schema {manifest.schema_version} is not {SCHEMA_VERSION} (built by an older version); "
+            f"{BUILD_HINT}"
+        )
+    if expected_embedder is not None and manifest.embedder_id != expected_embedder:
+        raise IndexLoadError(
+            f"index was built with {manifest.embedder_name} ({manifest.embedder_id}), not the configured model "
+            f"({expected_embedder}); run `python -m index build` or set ARTICLE_MODEL={manifest.embedder_name}"
+        )
+    for name in (CHUNKS, CHUNK_VECTORS, SENTENCES, SENTENCE_VECTORS):
+        if not (path / name).is_file():
+            raise IndexLoadError(f"index file {path / name} is missing; {BUILD_HINT}")
+    try:
+        chunks = _read_jsonl(path / CHUNKS, Chunk.model_validate_json)
+        sentences = _read_jsonl(path / SENTENCES, Sentence.model_validate_json)
+        vectors = faiss.read_index(str(path / CHUNK_VECTORS))
+        sentence_vectors = np.load(path / SENTENCE_VECTORS, allow_pickle=False)
+    except (ValidationError, ValueError, RuntimeError, OSError, UnicodeDecodeError) as error:
+        raise IndexLoadError(f"index at {path} is corrupt ({_first(error)}); {BUILD_HINT}") from None
+    problems = []
+    if vectors.d != manifest.dim:
+        problems.append(f"vector dimension {vectors.d} != manifest {manifest.dim}")
+    if vectors.ntotal != len(chunks) or len(chunks) != manifest.chunk_count:
+        problems.append(f"{vectors.ntotal} vectors, {len(chunks)} chunks, manifest says {manifest.chunk_count}")
+    if sentence_vectors.shape != (len(sentences), manifest.dim):
+        problems.append(f"sentence vectors {sentence_vectors.shape} for {len(sentences)} sentences")
+    if problems:
+        raise IndexLoadError(f"index at {path} is inconsistent: {'; '.join(problems)}; {BUILD_HINT}")
+    return StoredIndex(path, path.name, manifest, chunks, vectors, sentences, sentence_vectors)
+
+
+def load_current(index_dir: Path, expected_embedder: str | None = None) -> StoredIndex:
+    version = current_version(index_dir)
+    if version is None:
+        raise IndexLoadError(f"no index in {index_dir}; run `python -m index build`")
+    return load_version(index_dir / VERSIONS / version, expected_embedder)
+
+
+def _first(error: Exception) -> str:
+    text = str(error).strip().splitlines()
+    return text[0][:160] if text else type(error).__name__

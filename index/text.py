@@ -1,0 +1,61 @@
+"""Question clean-up and language detection: pure functions shared by the CLI and the bot."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+MAX_QUESTION_CHARS = 2000
+
+_MENTION = re.compile(r"<(?:@[!&]?|#)\d+>|@(?:everyone|here)\b")
+_CUSTOM_EMOJI = re.compile(r"<a?:\w+:\d+>")
+_FENCE = re.compile(r"```[\w+-]*\n?|```")
+_MARKDOWN = re.compile(r"(\*\*|__|~~|\|\||`)|^\s{0,3}(?:#{1,6}\s+|>\s?|[-*+]\s+)", re.MULTILINE)
+_LINK = re.compile(r"\[([^\]]+)\]\((?:https?://)?[^)]+\)")
+_ZERO_WIDTH = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff\u00ad]")
+_WORDLIKE = re.compile(r"[0-9A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+class QuestionError(ValueError):
+    """A question that can't be answered as given; the message is one friendly line."""
+
+
+def clean_question(raw: str) -> str:
+    """Remove Discord mentions, Markdown, code fences, zero-width and control characters."""
+    text = unicodedata.normalize("NFC", raw)
+    text = _ZERO_WIDTH.sub("", text)
+    text = "".join(" " if unicodedata.category(ch) == "Cc" and ch not in "\n" else ch for ch in text)
+    text = _CUSTOM_EMOJI.sub(" ", text)
+    text = _MENTION.sub(" ", text)
+    text = _FENCE.sub(" ", text)
+    text = _LINK.sub(r"\1", text)
+    text = _MARKDOWN.sub(" ", text)
+    return " ".join(text.split())
+
+
+def validate_question(raw: str, max_chars: int = MAX_QUESTION_CHARS) -> str:
+    """The cleaned question, or QuestionError saying what is wrong with it."""
+    if len(raw) > max_chars * 4:
+        raise QuestionError(f"the question is too long ({len(raw)} characters; at most {max_chars})")
+    question = clean_question(raw)
+    if not question:
+        raise QuestionError("the question is empty: ask something about the article")
+    if len(question) > max_chars:
+        raise QuestionError(f"the question is too long ({len(question)} characters; at most {max_chars})")
+    if not _WORDLIKE.search(question):
+        raise QuestionError("the question has no words in it (only emoji or punctuation): ask in words")
+    return question
+
+
+def detect_language(text: str) -> str:
+    """'zh' for Chinese, 'ja'/'ko' for Japanese/Korean, else 'en' (answers use en for all but zh)."""
+    kana = len(re.findall(r"[\u3040-\u30ff]", text))
+    hangul = len(re.findall(r"[\uac00-\ud7af]", text))
+    han = len(re.findall(r"[\u3400-\u9fff]", text))
+    if kana:
+        return "ja"
+    if hangul > han:
+        return "ko"
+    if han:
+        return "zh"
+    return "en"
