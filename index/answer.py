@@ -16,13 +16,34 @@ from index.models import Citation
 from index.store import Sentence, StoredIndex
 
 MAX_ANSWER_CHARS = 400
-SENTENCE_PASSAGES = 3  # sentences are drawn from this many top passages
+
+
+@dataclass(frozen=True)
+class AnswerParams:
+    """How sentences are chosen; measured on the dev questions (README)."""
+
+    passages: int = 3  # sentences are drawn from this many top passages
+    lexical_weight: float = 0.0  # weight of the question-token overlap beside the cosine
+    rank_penalty: float = 0.02  # per passage rank: prefer sentences of higher-ranked passages
+    extend_below: int = 60  # a best sentence shorter than this also brings the next one
+    neighbour: str = "adjacent"  # second sentence: "adjacent" (same passage) or "none"
+
+
 _LEAD_IN = re.compile(r"[：:]$")
 
 _OVERVIEW = re.compile(
     r"(讲了?(什么|啥)|说了?(什么|啥)|主要内容|内容是什么|概括|总结一下|总结下|摘要|大意|主旨|要点|核心观点|主要观点|讲的是什么|"
     r"summar(y|ize|ise)|overview|main (points|ideas?|takeaways?)|key (points|takeaways)|tl;?dr|gist|"
     r"what('s| is) (this|the) (article|post|text) about|what does (this|the) (article|post) (say|cover|discuss))",
+    re.IGNORECASE,
+)
+_META = re.compile(
+    r"(作者是谁|谁是作者|作者叫|作者名|谁写的|是谁写|写的人|(文章|本文|这篇).{0,6}(标题|题目|名字|叫什么|叫啥)"
+    r"|(标题|题目)是什么|(文章|本文|这篇).{0,8}(发表|发布|写)(的|于)?.{0,4}(时间|日期|哪天|什么时候|何时|哪一天)"
+    r"|(什么时候|哪天|何时|哪一天).{0,4}(发表|写)的"
+    r"|who('s| is| was)? (is )?the (author|writer)|author of (this|the)|who wrote|written by whom"
+    r"|(title|name) of (this|the) (article|post)|(article|post)'?s? (title|author|date|publication)"
+    r"|when (was|is) (this|the) (article|post) (published|written|posted)|publication date)",
     re.IGNORECASE,
 )
 _ARTICLE_WORD = re.compile(r"(文章|本文|这篇|全文|article|post|text|this)", re.IGNORECASE)
@@ -34,6 +55,48 @@ def is_overview_question(question: str) -> bool:
         return False
     short = len(tokenize(question)) <= 3
     return short or bool(_ARTICLE_WORD.search(question))
+
+
+def is_meta_question(question: str) -> bool:
+    """Questions about the article itself: who wrote it, its title, when it was published."""
+    return bool(_META.search(question))
+
+
+def _header_citation(stored: StoredIndex, doc_id: str, title: str, n: int) -> Citation | None:
+    """A citation of a document's title and byline lines (its first chunk)."""
+    index = next((i for i, c in enumerate(stored.chunks) if c.doc_id == doc_id and c.section == title), None)
+    if index is None:
+        return None
+    lo, hi = int(stored.sentence_starts[index]), int(stored.sentence_starts[index + 1])
+    if hi <= lo:
+        return None
+    header = stored.chunks[index]
+    cite = citation_for(stored, n, stored.sentences[lo])
+    cite.end = stored.sentences[hi - 1].end
+    cite.quote = header.text[: cite.end - header.start]
+    cite.paragraphs = header.paragraphs
+    return cite
+
+
+def meta_answer(stored: StoredIndex, language: str) -> tuple[str, list[Citation]]:
+    """Title, author and date from the documents' metadata, cited to their title/byline lines."""
+    citations: list[Citation] = []
+    lines = []
+    for doc in stored.manifest.documents:
+        meta = doc.meta
+        cite = _header_citation(stored, meta.doc_id, meta.title, len(citations) + 1)
+        marker, byline = "", ""
+        if cite is not None:
+            citations.append(cite)
+            marker = f" [{cite.n}]"
+            byline = " ".join(cite.quote.split("\n")[1:]).strip()
+        if language == "zh":
+            who = f"，作者 {meta.author}" if meta.author else ""
+            lines.append(f"这篇文章是《{meta.title}》{who}，{byline or meta.date}。{marker}")
+        else:
+            who = f" by {meta.author}" if meta.author else ""
+            lines.append(f"The article is “{meta.title}”{who}, dated {meta.date} ({byline}).{marker}")
+    return "\n".join(lines), citations
 
 
 @dataclass(frozen=True)
@@ -54,24 +117,29 @@ def lexical_overlap(question_tokens: list[str], text: str) -> float:
 def score_sentences(
     stored: StoredIndex,
     passage_chunks: list[int],
-    query_vector: np.ndarray,
+    sentence_scores: dict[int, float],
     question_tokens: list[str],
-    lexical_weight: float = 0.5,
+    params: AnswerParams,
 ) -> list[ScoredSentence]:
-    """Sentences of the top passages, best first: cosine to the question plus lexical overlap,
-    with a small prior for higher-ranked passages."""
-    rank_of = {chunk: rank for rank, chunk in enumerate(passage_chunks[:SENTENCE_PASSAGES])}
-    ids = [i for i, s in enumerate(stored.sentences) if s.chunk in rank_of]
-    if not ids:
-        return []
-    cosines = stored.sentence_vectors[ids] @ query_vector
+    """Sentences of the top passages, best first: corrected cosine to the question (from
+    retrieval) plus lexical overlap, with a small prior for higher-ranked passages."""
     scored = []
-    for sid, cosine in zip(ids, cosines.tolist(), strict=True):
-        sentence = stored.sentences[sid]
-        overlap = lexical_overlap(question_tokens, stored.sentence_text(sentence))
-        rank = rank_of[sentence.chunk]
-        scored.append(ScoredSentence(sid, cosine + lexical_weight * overlap - 0.02 * rank, rank))
+    for rank, chunk in enumerate(passage_chunks[: params.passages]):
+        for sid in range(int(stored.sentence_starts[chunk]), int(stored.sentence_starts[chunk + 1])):
+            if sid not in sentence_scores or is_heading(stored, sid):
+                continue
+            overlap = lexical_overlap(question_tokens, stored.sentence_text(stored.sentences[sid]))
+            score = sentence_scores[sid] + params.lexical_weight * overlap - params.rank_penalty * rank
+            scored.append(ScoredSentence(sid, score, rank))
     return sorted(scored, key=lambda s: (-s.score, s.sentence))
+
+
+def is_heading(stored: StoredIndex, sid: int) -> bool:
+    """A top-level heading names a section rather than saying something: never an answer.
+    (Sub-headings such as 第一，开源模型的威力正在被重新定义。 are statements and stay.)"""
+    sentence = stored.sentences[sid]
+    chunk = stored.chunks[sentence.chunk]
+    return stored.sentence_text(sentence) == chunk.section.split(SECTION_SEPARATOR)[0]
 
 
 def _is_table_row(text: str) -> bool:
@@ -103,25 +171,33 @@ def render_sentence(stored: StoredIndex, sentence: Sentence) -> str:
     names = [c.strip() for c in header.split("\t")]
     if len(names) != len(cells):
         return " | ".join(cells)
-    return f"{cells[0]}：" + "；".join(f"{name} {cell}" for name, cell in zip(names[1:], cells[1:], strict=True))
+    return f"{cells[0]}：" + "；".join(
+        f"{name} {cell}" for name, cell in zip(names[1:], cells[1:], strict=True)
+    )
 
 
-def pick_sentences(stored: StoredIndex, ranked: list[ScoredSentence]) -> list[int]:
-    """The best sentence, plus the next one of its chunk when the best only leads into it
-    (ends with a colon, or is very short)."""
+def pick_sentences(stored: StoredIndex, ranked: list[ScoredSentence], params: AnswerParams) -> list[int]:
+    """The best sentence, and a second one: the next sentence of the document when the best
+    only leads into it (ends with a colon, or is short), else the better-scoring neighbour of
+    the same passage when it fits. In document order."""
     if not ranked:
         return []
     best = ranked[0].sentence
-    chosen = [best]
+    chunk = stored.sentences[best].chunk
     text = stored.sentence_text(stored.sentences[best])
     following = best + 1
-    if (
-        (_LEAD_IN.search(text) or len(text) < 24)
-        and following < len(stored.sentences)
-        and stored.sentences[following].chunk == stored.sentences[best].chunk
-    ):
-        chosen.append(following)
-    return chosen
+    if (_LEAD_IN.search(text) or len(text) < params.extend_below) and following < len(stored.sentences):
+        same_doc = stored.chunks[stored.sentences[following].chunk].doc_id == stored.chunks[chunk].doc_id
+        if same_doc and not is_heading(stored, following):
+            return [best, following]
+    score = {s.sentence: s.score for s in ranked}
+    same_chunk = [i for i in (best - 1, best + 1) if i in score and stored.sentences[i].chunk == chunk]
+    if params.neighbour == "none" or not same_chunk:
+        return [best]
+    second = max(same_chunk, key=lambda i: score[i])
+    if len(text) + len(stored.sentence_text(stored.sentences[second])) > MAX_ANSWER_CHARS:
+        return [best]
+    return sorted([best, second])
 
 
 def citation_for(stored: StoredIndex, n: int, sentence: Sentence) -> Citation:
@@ -210,7 +286,11 @@ def overview(stored: StoredIndex, language: str) -> tuple[str, list[Citation]]:
     for doc in stored.manifest.documents:
         meta = doc.meta
         byline = " · ".join(x for x in (meta.author, meta.date) if x)
-        lines.append(f"《{meta.title}》" + (f"（{byline}）" if byline else ""))
+        header = _header_citation(stored, meta.doc_id, meta.title, len(citations) + 1)
+        if header is not None:
+            citations.append(header)
+        marker = f" [{header.n}]" if header is not None else ""
+        lines.append(f"《{meta.title}》" + (f"（{byline}）" if byline else "") + marker)
         for section, sids in _top_sections(stored, meta.doc_id):
             vectors = stored.sentence_vectors[sids]
             centre = vectors.mean(axis=0)
@@ -218,7 +298,11 @@ def overview(stored: StoredIndex, language: str) -> tuple[str, list[Citation]]:
             n = len(citations) + 1
             citations.append(citation_for(stored, n, stored.sentences[best]))
             lines.append(f"• {section}：{render_sentence(stored, stored.sentences[best])} [{n}]")
-    intro = "这篇文章的要点：" if language == "zh" else "The article's outline (quoted from the Chinese original):"
+    intro = (
+        "这篇文章的要点："
+        if language == "zh"
+        else "The article's outline (quoted from the Chinese original):"
+    )
     return intro + "\n" + "\n".join(lines), citations
 
 

@@ -9,10 +9,14 @@ from datetime import datetime, timezone
 
 import numpy as np
 
+from index import __version__
+from index.background import background_digest, background_questions, compute_background
 from index.chunking import Chunk, chunk_document, sentence_spans
 from index.config import IndexSettings
 from index.corpus import load_corpus
+from index.crosslingual import build_glossary
 from index.embedding import get_embedder
+from index.lexical import tokenize
 from index.store import (
     ChunkerSettings,
     CorpusDocument,
@@ -80,13 +84,18 @@ def _previous_vectors(previous: StoredIndex | None) -> dict[str, np.ndarray]:
     return cache
 
 
-def _is_current(previous: StoredIndex | None, documents: list[CorpusDocument], settings: IndexSettings) -> bool:
+def _is_current(
+    previous: StoredIndex | None, documents: list[CorpusDocument], settings: IndexSettings
+) -> bool:
     if previous is None:
         return False
     manifest = previous.manifest
     return (
-        [(d.path, d.sha256, d.meta) for d in manifest.documents] == [(d.path, d.sha256, d.meta) for d in documents]
+        [(d.path, d.sha256, d.meta) for d in manifest.documents]
+        == [(d.path, d.sha256, d.meta) for d in documents]
         and manifest.chunker == ChunkerSettings(size=settings.chunk_size, overlap=settings.chunk_overlap)
+        and manifest.background_sha256 == background_digest()
+        and manifest.package_version == __version__
     )
 
 
@@ -102,15 +111,21 @@ def build_index(settings: IndexSettings, force: bool = False, progress: bool = T
     chunks = [
         chunk
         for doc in documents
-        for chunk in chunk_document(doc.doc_id, doc.text, doc.meta.title, settings.chunk_size, settings.chunk_overlap)
+        for chunk in chunk_document(
+            doc.doc_id, doc.text, doc.meta.title, settings.chunk_size, settings.chunk_overlap
+        )
     ]
     sentences = chunk_sentences(chunks)
     if not force and _is_current(previous, corpus, settings):
-        return BuildResult(None, len(documents), len(chunks), len(sentences), 0, 0, time.perf_counter() - started)
+        return BuildResult(
+            None, len(documents), len(chunks), len(sentences), 0, 0, time.perf_counter() - started
+        )
 
     texts = [("passage", passage_text(c)) for c in chunks]
-    texts += [("sentence", chunks[s.chunk].text[s.start - chunks[s.chunk].start : s.end - chunks[s.chunk].start])
-              for s in sentences]
+    texts += [
+        ("sentence", chunks[s.chunk].text[s.start - chunks[s.chunk].start : s.end - chunks[s.chunk].start])
+        for s in sentences
+    ]
     cache = {} if force else _previous_vectors(previous)
     keys = [_key(kind, text) for kind, text in texts]
     missing = [i for i, key in enumerate(keys) if key not in cache]
@@ -121,6 +136,9 @@ def build_index(settings: IndexSettings, force: bool = False, progress: bool = T
     all_vectors = np.ascontiguousarray(all_vectors, dtype=np.float32)
     chunk_vectors, sentence_vectors = all_vectors[: len(chunks)], all_vectors[len(chunks) :]
 
+    background = compute_background(
+        embedder.encode_queries(background_questions()), chunk_vectors, sentence_vectors
+    )
     vector_index, kind = make_vector_index(chunk_vectors, settings.approx_threshold)
     seconds = time.perf_counter() - started
     manifest = Manifest(
@@ -135,11 +153,26 @@ def build_index(settings: IndexSettings, force: bool = False, progress: bool = T
         built_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
         build_seconds=round(seconds, 3),
         reused_embeddings=len(keys) - len(missing),
+        background_sha256=background_digest(),
     )
+    glossary = build_glossary({token for chunk in chunks for token in tokenize(passage_text(chunk))})
     path = write_version(
-        settings.index_dir, manifest, chunks, vector_index, sentences, sentence_vectors, settings.keep_versions
+        settings.index_dir,
+        manifest,
+        chunks,
+        vector_index,
+        sentences,
+        sentence_vectors,
+        glossary,
+        background,
+        settings.keep_versions,
     )
     return BuildResult(
-        path.name, len(documents), len(chunks), len(sentences), len(missing), len(keys) - len(missing),
+        path.name,
+        len(documents),
+        len(chunks),
+        len(sentences),
+        len(missing),
+        len(keys) - len(missing),
         time.perf_counter() - started,
     )

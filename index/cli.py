@@ -30,9 +30,15 @@ class _Parser(argparse.ArgumentParser):
 
 def _parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--index", type=Path, metavar="DIR", help="index folder (default: settings, var/index)")
-    common.add_argument("--corpus", type=Path, metavar="DIR", help="corpus folder (default: settings, corpus)")
-    common.add_argument("--model", metavar="NAME", help="embedding model (default: bundled multilingual-e5-small)")
+    common.add_argument(
+        "--index", type=Path, metavar="DIR", help="index folder (default: settings, var/index)"
+    )
+    common.add_argument(
+        "--corpus", type=Path, metavar="DIR", help="corpus folder (default: settings, corpus)"
+    )
+    common.add_argument(
+        "--model", metavar="NAME", help="embedding model (default: bundled multilingual-e5-small)"
+    )
 
     parser = _Parser(prog="python -m index", description="Index the article and answer questions about it.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -50,8 +56,10 @@ def _parser() -> argparse.ArgumentParser:
 
     for name, text in (("search", "ranked passages only"), ("ask", "answer with citations and passages")):
         p = sub.add_parser(name, parents=[common], help=text)
-        p.add_argument("question", help="the question ('-' with --json: one per stdin line)" if name == "ask"
-                       else "the question")
+        p.add_argument(
+            "question",
+            help="the question ('-' with --json: one per stdin line)" if name == "ask" else "the question",
+        )
         p.add_argument("--k", type=int, metavar="N")
         p.add_argument("--json", action="store_true")
         p.add_argument("--mode", choices=["hybrid", "dense", "lexical"], default="hybrid")

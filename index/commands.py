@@ -32,21 +32,29 @@ def stats(args: argparse.Namespace, settings: IndexSettings) -> int:
     try:
         manifest = Manifest.model_validate_json((path / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
-        raise IndexLoadError(f"cannot read {path / MANIFEST} ({error}); run `python -m index build --force`") from None
+        raise IndexLoadError(
+            f"cannot read {path / MANIFEST} ({error}); run `python -m index build --force`"
+        ) from None
     size = sum(f.stat().st_size for f in path.iterdir() if f.is_file())
     print(f"index      {path}")
-    print(f"version    {version}  (built {manifest.built_at} in {manifest.build_seconds:.1f} s, "
-          f"package {manifest.package_version}, schema {manifest.schema_version})")
+    print(
+        f"version    {version}  (built {manifest.built_at} in {manifest.build_seconds:.1f} s, "
+        f"package {manifest.package_version}, schema {manifest.schema_version})"
+    )
     print(f"embedder   {manifest.embedder_name}  [{manifest.embedder_id}], dim {manifest.dim}")
     print(f"chunker    size {manifest.chunker.size} chars, overlap {manifest.chunker.overlap} sentences")
-    print(f"vectors    {manifest.index_type}, {manifest.chunk_count} chunks, {manifest.sentence_count} sentences, "
-          f"{size / 1024:.0f} KiB on disk")
+    print(
+        f"vectors    {manifest.index_type}, {manifest.chunk_count} chunks, {manifest.sentence_count} sentences, "
+        f"{size / 1024:.0f} KiB on disk"
+    )
     print(f"reused     {manifest.reused_embeddings} embeddings at the last build")
     print(f"documents  {len(manifest.documents)}")
     for doc in manifest.documents:
         meta = doc.meta
-        print(f"  {meta.doc_id}: {doc.path}  “{meta.title}” {meta.author} {meta.date} [{meta.language}] "
-              f"sha256 {doc.sha256[:12]}")
+        print(
+            f"  {meta.doc_id}: {doc.path}  “{meta.title}” {meta.author} {meta.date} [{meta.language}] "
+            f"sha256 {doc.sha256[:12]}"
+        )
     return EXIT_OK
 
 
@@ -60,8 +68,9 @@ def chunks(args: argparse.Namespace, settings: IndexSettings) -> int:
     for doc in documents:
         if args.doc and doc.doc_id != args.doc:
             continue
-        for chunk in chunk_document(doc.doc_id, doc.text, doc.meta.title, settings.chunk_size,
-                                    settings.chunk_overlap):
+        for chunk in chunk_document(
+            doc.doc_id, doc.text, doc.meta.title, settings.chunk_size, settings.chunk_overlap
+        ):
             if args.json:
                 print_json(chunk.model_dump())
             else:
@@ -162,7 +171,7 @@ def render_answer(result: AskResult) -> str:
     return "\n".join(lines).rstrip()
 
 
-def eval(args: argparse.Namespace, settings: IndexSettings) -> int:  # noqa: A001 -- the command's name
+def eval(args: argparse.Namespace, settings: IndexSettings) -> int:
     from index.evaluation import EvalError, evaluate, load_questions, report_json, table
 
     if not 1 <= args.k <= 50:
@@ -214,7 +223,11 @@ def _compare(questions: list, settings: IndexSettings, args: argparse.Namespace)
 
 def chat(args: argparse.Namespace, settings: IndexSettings) -> int:
     engine = _engine(settings)
-    title = engine.snapshot.stored.manifest.documents[0].meta.title if engine.snapshot.stored.manifest.documents else ""
+    title = (
+        engine.snapshot.stored.manifest.documents[0].meta.title
+        if engine.snapshot.stored.manifest.documents
+        else ""
+    )
     print(f"Ask about “{title}” in Chinese or English. 输入问题；exit / Ctrl-D 退出。")
     previous: str | None = None
     while True:

@@ -37,7 +37,7 @@ class IndexSettings(BaseSettings):
     corpus_dir: Path = Field(Path("corpus"), description="Folder of .md/.txt documents to index.")
     index_dir: Path = Field(Path("var/index"), description="Where the built index lives (git-ignored).")
     model: str = Field(DEFAULT_MODEL, description="Embedding model: bundled name, local path or hub name.")
-    chunk_size: int = Field(220, ge=40, le=20_000, description="Target chunk size in characters.")
+    chunk_size: int = Field(450, ge=40, le=20_000, description="Target chunk size in characters.")
     chunk_overlap: int = Field(0, ge=0, le=5, description="Whole sentences repeated from the previous chunk.")
     approx_threshold: int = Field(
         50_000, ge=1, description="Above this many chunks the vector index is approximate (HNSW)."

@@ -10,9 +10,9 @@ from __future__ import annotations
 import hashlib
 import re
 import sys
-import tomllib
 from pathlib import Path
 
+import tomllib
 from pydantic import BaseModel, ValidationError
 
 DOCUMENT_SUFFIXES = (".md", ".txt")
@@ -91,16 +91,16 @@ def document_paths(corpus_dir: Path) -> list[Path]:
         raise CorpusError(f"corpus folder {corpus_dir} does not exist (set --corpus or ARTICLE_CORPUS_DIR)")
     if not corpus_dir.is_dir():
         raise CorpusError(f"corpus path {corpus_dir} is not a folder")
-    return sorted(
-        p for p in corpus_dir.rglob("*") if p.is_file() and p.suffix.lower() in DOCUMENT_SUFFIXES
-    )
+    return sorted(p for p in corpus_dir.rglob("*") if p.is_file() and p.suffix.lower() in DOCUMENT_SUFFIXES)
 
 
 def load_document(path: Path, corpus_dir: Path) -> Document | None:
     """Read one document; None (with a warning) for an empty one."""
     raw = path.read_bytes()
     if len(raw) > MAX_DOCUMENT_BYTES:
-        raise CorpusError(f"{path}: {len(raw) / 1e6:.1f} MB is over the {MAX_DOCUMENT_BYTES // 2**20} MB limit")
+        raise CorpusError(
+            f"{path}: {len(raw) / 1e6:.1f} MB is over the {MAX_DOCUMENT_BYTES // 2**20} MB limit"
+        )
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -21,16 +20,11 @@ from index.config import IndexSettings
 from index.embedding import Embedder, get_embedder
 from index.lexical import tokenize
 from index.models import AskResult, Passage, SearchResult, SourceInfo
-from index.retrieval import Hit, Mode, Retriever
+from index.retrieval import Hit, Mode, RetrievalParams, Retriever
 from index.store import IndexLoadError, StoredIndex, current_version, load_current, load_version
 from index.text import detect_language, validate_question
 
 CONTEXT_WEIGHT = 0.5  # how much a follow-up's previous question steers retrieval
-
-
-def _background_questions() -> list[str]:
-    text = resources.files("index").joinpath("data/background_questions.txt").read_text(encoding="utf-8")
-    return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
 
 
 @dataclass(frozen=True)
@@ -39,7 +33,6 @@ class Snapshot:
 
     stored: StoredIndex
     retriever: Retriever
-    background: np.ndarray  # top cosine of each background question against this index
 
     @property
     def version(self) -> str:
@@ -47,12 +40,19 @@ class Snapshot:
 
 
 class Engine:
-    def __init__(self, settings: IndexSettings, embedder: Embedder | None = None) -> None:
+    def __init__(
+        self,
+        settings: IndexSettings,
+        embedder: Embedder | None = None,
+        params: RetrievalParams | None = None,
+        answer_params: answers.AnswerParams | None = None,
+    ) -> None:
         self.settings = settings
+        self.params = params or RetrievalParams()
+        self.answer_params = answer_params or answers.AnswerParams()
         self.embedder = embedder or get_embedder(settings.model)
         self._snapshot: Snapshot | None = None
         self._lock = threading.Lock()
-        self._background_vectors: np.ndarray | None = None
 
     # -- loading and hot reload -------------------------------------------------------
     @property
@@ -64,10 +64,7 @@ class Engine:
         return self._snapshot
 
     def _prepare(self, stored: StoredIndex) -> Snapshot:
-        if self._background_vectors is None:
-            self._background_vectors = self.embedder.encode_queries(_background_questions())
-        background = (self._background_vectors @ stored.chunk_vectors().T).max(axis=1)
-        return Snapshot(stored, Retriever(stored), background)
+        return Snapshot(stored, Retriever(stored, self.params))
 
     def load_version(self, path: Path) -> Snapshot:
         """Load and validate a version without serving it (IndexLoadError if it is broken)."""
@@ -102,9 +99,10 @@ class Engine:
         question = validate_question(raw_question)
         snapshot = self.snapshot
         vector = self._query_vector(question, None)
-        hits = snapshot.retriever.search(vector, tokenize(question), k or self.settings.top_k, mode,
-                                         detect_language(question))
-        return SearchResult(question=question, passages=_passages(snapshot.stored, hits))
+        outcome = snapshot.retriever.search(
+            vector, tokenize(question), k or self.settings.top_k, mode, detect_language(question)
+        )
+        return SearchResult(question=question, passages=_passages(snapshot.stored, outcome.hits))
 
     def ask(
         self,
@@ -128,7 +126,8 @@ class Engine:
         t1 = time.perf_counter()
         tokens = tokenize(question)
         search_tokens = tokens + [t for t in tokenize(context or "") if t not in tokens]
-        hits = snapshot.retriever.search(query_vector, search_tokens, k, mode, language)
+        outcome = snapshot.retriever.search(query_vector, search_tokens, k, mode, language)
+        hits = outcome.hits
         t2 = time.perf_counter()
 
         result = AskResult(
@@ -137,24 +136,33 @@ class Engine:
             abstained=False,
             language=language,
             passages=_passages(stored, hits),
-            sources=[SourceInfo(doc_id=d.meta.doc_id, title=d.meta.title, author=d.meta.author, date=d.meta.date)
-                     for d in stored.manifest.documents],
+            sources=[
+                SourceInfo(doc_id=d.meta.doc_id, title=d.meta.title, author=d.meta.author, date=d.meta.date)
+                for d in stored.manifest.documents
+            ],
             index_version=stored.version,
         )
-        if answers.is_overview_question(question):
+        if answers.is_meta_question(question):
+            result.answer, result.citations = answers.meta_answer(stored, language)
+            result.kind = "overview"
+            result.passages = _cited_first(result.passages, stored, result.citations, hits)
+        elif answers.is_overview_question(question):
             result.answer, result.citations = answers.overview(stored, language)
             result.kind = "overview"
+            result.passages = _cited_first(result.passages, stored, result.citations, hits)
         else:
             chunk_ids = [h.chunk for h in hits]
-            ranked = answers.score_sentences(stored, chunk_ids, query_vector, tokens)
-            evidence = Evidence.collect(snapshot.retriever, hits, ranked, tokens, snapshot.background)
+            ranked = answers.score_sentences(
+                stored, chunk_ids, outcome.sentence_scores, tokens, self.answer_params
+            )
+            evidence = Evidence.collect(snapshot.retriever, outcome, ranked, tokens, language, query_vector)
             if should_abstain(evidence, language):
                 result.abstained = True
                 result.kind = "abstained"
                 result.nearest_sections = answers.nearest_sections(stored, chunk_ids)
                 result.answer = answers.abstain_text(language, result.nearest_sections)
             else:
-                chosen = answers.pick_sentences(stored, ranked)
+                chosen = answers.pick_sentences(stored, ranked, self.answer_params)
                 result.answer, result.citations = answers.compose(stored, chosen, language)
         t3 = time.perf_counter()
         result.timings_ms = {
@@ -164,6 +172,25 @@ class Engine:
             "total": round((t3 - started) * 1000, 2),
         }
         return result
+
+
+def _cited_first(
+    passages: list[Passage], stored: StoredIndex, citations: list, hits: list[Hit]
+) -> list[Passage]:
+    """The cited passages first (an answer from metadata cites the title chunk, which
+    retrieval may rank anywhere), then the rest in retrieval order."""
+    cited = [c.chunk_id for c in citations]
+    by_id = {c.chunk_id: i for i, c in enumerate(stored.chunks)}
+    order = [by_id[c] for c in cited] + [
+        h.chunk for h in hits if stored.chunks[h.chunk].chunk_id not in cited
+    ]
+    k = len(passages)
+    fake_hits = [Hit(chunk, 0.0, 0.0, 0.0, 0.0) for chunk in order[:k]]
+    ranked = _passages(stored, fake_hits)
+    scores = {p.chunk_id: p.score for p in passages}
+    for p in ranked:
+        p.score = scores.get(p.chunk_id, 0.0)
+    return ranked
 
 
 def _passages(stored: StoredIndex, hits: list[Hit]) -> list[Passage]:

@@ -105,7 +105,9 @@ def _metrics(pairs: list[tuple[EvalQuestion, AskResult]], chunk_text: Callable[[
         metrics.fact_rate = sum(1 for q, r in answerable if any(f in r.answer for f in q.facts)) / n
         cited = [(q, c) for q, r in answerable for c in r.citations]
         metrics.citation_precision = (
-            sum(1 for q, c in cited if _relevant(chunk_text(c.chunk_id), q.gold)) / len(cited) if cited else 0.0
+            sum(1 for q, c in cited if _relevant(chunk_text(c.chunk_id), q.gold)) / len(cited)
+            if cited
+            else 0.0
         )
         metrics.false_abstention = sum(1 for _, r in answerable if r.abstained) / n
     for kind, field in (("out", "abstention_out"), ("hard_out", "abstention_hard_out")):
@@ -138,9 +140,15 @@ def _failures(pairs: list[tuple[EvalQuestion, AskResult]]) -> list[Failure]:
 
 
 COLUMNS = [
-    ("hit@1", "hit_at_1"), ("R@3", "recall_at_3"), ("R@5", "recall_at_5"), ("MRR", "mrr"),
-    ("fact", "fact_rate"), ("cite P", "citation_precision"), ("abst out", "abstention_out"),
-    ("abst hard", "abstention_hard_out"), ("false abst", "false_abstention"),
+    ("hit@1", "hit_at_1"),
+    ("R@3", "recall_at_3"),
+    ("R@5", "recall_at_5"),
+    ("MRR", "mrr"),
+    ("fact", "fact_rate"),
+    ("cite P", "citation_precision"),
+    ("abst out", "abstention_out"),
+    ("abst hard", "abstention_hard_out"),
+    ("false abst", "false_abstention"),
 ]
 
 

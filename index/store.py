@@ -37,6 +37,9 @@ CHUNKS = "chunks.jsonl"
 CHUNK_VECTORS = "chunks.faiss"
 SENTENCES = "sentences.jsonl"
 SENTENCE_VECTORS = "sentences.npy"
+GLOSSARY = "glossary.json"
+BACKGROUND = "background.npz"
+BIAS_LANGUAGES = ("en", "zh")
 BUILD_HINT = "run `python -m index build --force`"
 
 
@@ -68,6 +71,7 @@ class Manifest(BaseModel):
     built_at: str
     build_seconds: float
     reused_embeddings: int
+    background_sha256: str = ""  # of the background questions (background.py)
     package_version: str = __version__
 
 
@@ -77,6 +81,40 @@ class Sentence(BaseModel):
     chunk: int  # position of its chunk in chunks.jsonl
     start: int
     end: int
+
+
+@dataclass
+class Background:
+    """How the index answers generic off-topic questions (see retrieval.py and abstain.py).
+
+    ``chunk_bias[lang]`` / ``sentence_bias[lang]``: each passage's mean cosine with its nearest
+    background questions of that language; subtracting it removes the pull of passages that
+    are close to every question in that language (cross-domain similarity local scaling).
+    ``top``: each background question's best cosine over the chunks.
+    """
+
+    vectors: np.ndarray
+    languages: list[str]
+    top: np.ndarray
+    chunk_bias: dict[str, np.ndarray]
+    sentence_bias: dict[str, np.ndarray]
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        out = {"vectors": self.vectors, "languages": np.array(self.languages), "top": self.top}
+        for lang in BIAS_LANGUAGES:
+            out[f"chunk_bias_{lang}"] = self.chunk_bias[lang]
+            out[f"sentence_bias_{lang}"] = self.sentence_bias[lang]
+        return out
+
+    @classmethod
+    def from_arrays(cls, data: dict[str, np.ndarray]) -> Background:
+        return cls(
+            vectors=data["vectors"],
+            languages=[str(x) for x in data["languages"]],
+            top=data["top"],
+            chunk_bias={lang: data[f"chunk_bias_{lang}"] for lang in BIAS_LANGUAGES},
+            sentence_bias={lang: data[f"sentence_bias_{lang}"] for lang in BIAS_LANGUAGES},
+        )
 
 
 @dataclass
@@ -90,6 +128,13 @@ class StoredIndex:
     vectors: faiss.Index
     sentences: list[Sentence]
     sentence_vectors: np.ndarray
+    glossary: dict[str, list[str]]  # English stem → Chinese corpus words (crosslingual.py)
+    background: Background
+
+    def __post_init__(self) -> None:
+        # first sentence of each chunk (sentences are stored in chunk order), for slicing
+        starts = np.searchsorted([s.chunk for s in self.sentences], np.arange(len(self.chunks) + 1))
+        self.sentence_starts = starts.astype(np.int64)
 
     def sentence_text(self, sentence: Sentence) -> str:
         chunk = self.chunks[sentence.chunk]
@@ -143,6 +188,8 @@ def write_version(
     vectors: faiss.Index,
     sentences: list[Sentence],
     sentence_vectors: np.ndarray,
+    glossary: dict[str, list[str]],
+    background: Background,
     keep: int = 2,
 ) -> Path:
     """Write a complete version next to the live one, then switch CURRENT to it atomically."""
@@ -154,6 +201,8 @@ def write_version(
     _write_jsonl(staging / CHUNKS, chunks)
     _write_jsonl(staging / SENTENCES, sentences)
     np.save(staging / SENTENCE_VECTORS, sentence_vectors)
+    (staging / GLOSSARY).write_text(json.dumps(glossary, ensure_ascii=False), encoding="utf-8")
+    np.savez(staging / BACKGROUND, **background.arrays())
     faiss.write_index(vectors, str(staging / CHUNK_VECTORS))
     (staging / MANIFEST).write_text(manifest.model_dump_json(indent=2), encoding="utf-8")
     for item in staging.iterdir():
@@ -195,7 +244,9 @@ def load_version(path: Path, expected_embedder: str | None = None) -> StoredInde
     try:
         manifest = Manifest.model_validate_json((path / MANIFEST).read_text(encoding="utf-8"))
     except (ValidationError, UnicodeDecodeError) as error:
-        raise IndexLoadError(f"index manifest {path / MANIFEST} is invalid ({_first(error)}); {BUILD_HINT}") from None
+        raise IndexLoadError(
+            f"index manifest {path / MANIFEST} is invalid ({_first(error)}); {BUILD_HINT}"
+        ) from None
     if manifest.schema_version != SCHEMA_VERSION:
         raise IndexLoadError(
             f"index schema {manifest.schema_version} is not {SCHEMA_VERSION} (built by an older version); "
@@ -206,7 +257,7 @@ def load_version(path: Path, expected_embedder: str | None = None) -> StoredInde
             f"index was built with {manifest.embedder_name} ({manifest.embedder_id}), not the configured model "
             f"({expected_embedder}); run `python -m index build` or set ARTICLE_MODEL={manifest.embedder_name}"
         )
-    for name in (CHUNKS, CHUNK_VECTORS, SENTENCES, SENTENCE_VECTORS):
+    for name in (CHUNKS, CHUNK_VECTORS, SENTENCES, SENTENCE_VECTORS, GLOSSARY, BACKGROUND):
         if not (path / name).is_file():
             raise IndexLoadError(f"index file {path / name} is missing; {BUILD_HINT}")
     try:
@@ -214,18 +265,37 @@ def load_version(path: Path, expected_embedder: str | None = None) -> StoredInde
         sentences = _read_jsonl(path / SENTENCES, Sentence.model_validate_json)
         vectors = faiss.read_index(str(path / CHUNK_VECTORS))
         sentence_vectors = np.load(path / SENTENCE_VECTORS, allow_pickle=False)
-    except (ValidationError, ValueError, RuntimeError, OSError, UnicodeDecodeError) as error:
+        glossary = json.loads((path / GLOSSARY).read_text(encoding="utf-8"))
+        with np.load(path / BACKGROUND, allow_pickle=False) as data:
+            background = Background.from_arrays(dict(data))
+    except (
+        ValidationError,
+        ValueError,
+        RuntimeError,
+        OSError,
+        UnicodeDecodeError,
+        KeyError,
+        EOFError,
+    ) as error:
         raise IndexLoadError(f"index at {path} is corrupt ({_first(error)}); {BUILD_HINT}") from None
     problems = []
     if vectors.d != manifest.dim:
         problems.append(f"vector dimension {vectors.d} != manifest {manifest.dim}")
     if vectors.ntotal != len(chunks) or len(chunks) != manifest.chunk_count:
-        problems.append(f"{vectors.ntotal} vectors, {len(chunks)} chunks, manifest says {manifest.chunk_count}")
+        problems.append(
+            f"{vectors.ntotal} vectors, {len(chunks)} chunks, manifest says {manifest.chunk_count}"
+        )
     if sentence_vectors.shape != (len(sentences), manifest.dim):
         problems.append(f"sentence vectors {sentence_vectors.shape} for {len(sentences)} sentences")
+    if any(background.chunk_bias[lang].shape != (len(chunks),) for lang in BIAS_LANGUAGES):
+        problems.append("background bias does not match the chunks")
     if problems:
         raise IndexLoadError(f"index at {path} is inconsistent: {'; '.join(problems)}; {BUILD_HINT}")
-    return StoredIndex(path, path.name, manifest, chunks, vectors, sentences, sentence_vectors)
+    if not isinstance(glossary, dict):
+        raise IndexLoadError(f"index file {path / GLOSSARY} is not a JSON object; {BUILD_HINT}")
+    return StoredIndex(
+        path, path.name, manifest, chunks, vectors, sentences, sentence_vectors, glossary, background
+    )
 
 
 def load_current(index_dir: Path, expected_embedder: str | None = None) -> StoredIndex:

@@ -1,0 +1,103 @@
+"""Settings for optional generative answers through an OpenAI-compatible endpoint (issue #7).
+
+Kept apart from ``index.generate`` so that reading them never imports the ``openai`` client
+(about a second and a half): the extractive path stays as fast to start as before.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from index.config import SettingsError, describe_validation_error
+
+ENV_PREFIX = "LLM_"
+
+
+class LLMSettings(BaseSettings):
+    """``LLM_BASE_URL``, ``LLM_MODEL``, ``LLM_API_KEY``, ``LLM_TIMEOUT``, ``LLM_MAX_TOKENS``,
+    ``LLM_TEMPERATURE``, ``LLM_DEADLINE``. Generative answers are off unless both the base URL
+    and the model are set; an empty variable counts as unset."""
+
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX, extra="ignore", validate_default=True, env_ignore_empty=True
+    )
+
+    base_url: str | None = Field(
+        None, description="OpenAI-compatible API root, e.g. http://127.0.0.1:11434/v1."
+    )
+    model: str | None = Field(None, description="Model name as the server knows it.")
+    api_key: SecretStr | None = Field(None, description="Bearer key; local servers need none.")
+    timeout: float = Field(
+        20.0, gt=0, le=600, allow_inf_nan=False, description="Seconds per attempt (each read)."
+    )
+    max_tokens: int = Field(400, ge=16, le=32_000, description="Completion token budget.")
+    temperature: float = Field(0.2, ge=0, le=2, allow_inf_nan=False)
+    deadline: float = Field(
+        30.0, gt=0, le=600, allow_inf_nan=False, description="Overall seconds per answer, retries included."
+    )
+
+    @field_validator("base_url")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        value = value.strip()
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError("must be an http:// or https:// URL such as http://127.0.0.1:11434/v1")
+        return value.rstrip("/")
+
+    @field_validator("model")
+    @classmethod
+    def _strip(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        return value.strip() or None
+
+    @field_validator("api_key")
+    @classmethod
+    def _blank_key(cls, value: SecretStr | None) -> SecretStr | None:
+        return value if value is not None and value.get_secret_value().strip() else None
+
+    @property
+    def enabled(self) -> bool:
+        return self.base_url is not None and self.model is not None
+
+    @property
+    def missing(self) -> list[str]:
+        """The unset variables that keep generative answers off."""
+        unset = [name for name in ("base_url", "model") if getattr(self, name) is None]
+        return [f"{ENV_PREFIX}{name.upper()}" for name in unset]
+
+    @property
+    def label(self) -> str:
+        """How answers say which path produced them: ``llm:<model>``."""
+        return f"llm:{self.model}"
+
+
+def load_llm_settings(**overrides: Any) -> LLMSettings:
+    """Settings from the environment (and overrides), or SettingsError naming the bad field."""
+    clean = {k: v for k, v in overrides.items() if v is not None}
+    try:
+        return LLMSettings(**clean)
+    except ValidationError as error:
+        raise SettingsError(describe_validation_error(error, prefix=ENV_PREFIX)) from None
+
+
+def llm_for_flag(flag: bool | None) -> LLMSettings | None:
+    """What ``--llm`` / ``--no-llm`` / neither means: settings to generate with, or None.
+
+    ``--no-llm`` never reads the LLM_* variables (a broken one can't block extractive answers);
+    neither flag: on when configured; ``--llm``: on, or SettingsError saying what is missing."""
+    if flag is False:
+        return None
+    settings = load_llm_settings()
+    if settings.enabled:
+        return settings
+    if flag:
+        raise SettingsError(f"--llm needs {' and '.join(settings.missing)} to be set")
+    return None
