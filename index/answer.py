@@ -139,7 +139,10 @@ def is_heading(stored: StoredIndex, sid: int) -> bool:
     (Sub-headings such as 第一，开源模型的威力正在被重新定义。 are statements and stay.)"""
     sentence = stored.sentences[sid]
     chunk = stored.chunks[sentence.chunk]
-    return stored.sentence_text(sentence) == chunk.section.split(SECTION_SEPARATOR)[0]
+    text = stored.sentence_text(sentence)
+    if _is_table_row(text) and _table_header(stored, sentence) is None:
+        return True  # a table's header row names columns; its rows carry the facts
+    return text == chunk.section.split(SECTION_SEPARATOR)[0]
 
 
 def _is_table_row(text: str) -> bool:

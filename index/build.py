@@ -11,7 +11,7 @@ import numpy as np
 
 from index import __version__
 from index.background import background_digest, background_questions, compute_background
-from index.chunking import Chunk, chunk_document, sentence_spans
+from index.chunking import SECTION_SEPARATOR, Chunk, chunk_document, sentence_spans
 from index.config import IndexSettings
 from index.corpus import load_corpus
 from index.crosslingual import build_glossary
@@ -54,7 +54,7 @@ class BuildResult:
 
 def passage_text(chunk: Chunk) -> str:
     """What is embedded for a chunk: its section path gives short passages their context."""
-    if chunk.section and not chunk.text.startswith(chunk.section.split(" › ")[-1]):
+    if chunk.section and not chunk.text.startswith(chunk.section.split(SECTION_SEPARATOR)[-1]):
         return f"{chunk.section}\n{chunk.text}"
     return chunk.text
 
@@ -63,7 +63,7 @@ def chunk_sentences(chunks: list[Chunk]) -> list[Sentence]:
     return [
         Sentence(chunk=i, start=span.start, end=span.end)
         for i, chunk in enumerate(chunks)
-        for span in sentence_spans(chunk.text, chunk.start)
+        for span in sentence_spans(chunk.text, chunk.start, frozenset(chunk.section.split(SECTION_SEPARATOR)))
     ]
 
 
@@ -85,15 +85,19 @@ def _previous_vectors(previous: StoredIndex | None) -> dict[str, np.ndarray]:
 
 
 def _is_current(
-    previous: StoredIndex | None, documents: list[CorpusDocument], settings: IndexSettings
+    previous: StoredIndex | None,
+    documents: list[CorpusDocument],
+    chunks: list[Chunk],
+    sentences: list[Sentence],
 ) -> bool:
+    """The live index already holds exactly these documents, chunks and sentences."""
     if previous is None:
         return False
     manifest = previous.manifest
     return (
-        [(d.path, d.sha256, d.meta) for d in manifest.documents]
-        == [(d.path, d.sha256, d.meta) for d in documents]
-        and manifest.chunker == ChunkerSettings(size=settings.chunk_size, overlap=settings.chunk_overlap)
+        [(d.path, d.sha256, d.meta) for d in manifest.documents] == [(d.path, d.sha256, d.meta) for d in documents]
+        and [c.chunk_id for c in previous.chunks] == [c.chunk_id for c in chunks]
+        and previous.sentences == sentences
         and manifest.background_sha256 == background_digest()
         and manifest.package_version == __version__
     )
@@ -116,7 +120,7 @@ def build_index(settings: IndexSettings, force: bool = False, progress: bool = T
         )
     ]
     sentences = chunk_sentences(chunks)
-    if not force and _is_current(previous, corpus, settings):
+    if not force and _is_current(previous, corpus, chunks, sentences):
         return BuildResult(
             None, len(documents), len(chunks), len(sentences), 0, 0, time.perf_counter() - started
         )

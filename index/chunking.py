@@ -167,12 +167,16 @@ def _is_header(block: _Block) -> bool:
     return block.paragraphs[0].kind in (Kind.TITLE, Kind.BYLINE)
 
 
-def sentence_spans(text: str, offset: int = 0) -> list[Span]:
-    """Sentences of a text (lines first, then terminators outside quotations), as absolute spans."""
+def sentence_spans(text: str, offset: int = 0, whole: frozenset[str] = frozenset()) -> list[Span]:
+    """Sentences of a text (lines first, then terminators outside quotations), as absolute spans.
+    Lines listed in ``whole`` (headings such as 三、性能怎么样？值不值) stay one sentence."""
     spans: list[Span] = []
     pos = 0
     for line in text.split("\n"):
-        spans.extend(_line_sentences(line, offset + pos))
+        if line.strip() and line.strip() in whole:
+            spans.extend(_trimmed(line, 0, len(line), offset + pos))
+        else:
+            spans.extend(_line_sentences(line, offset + pos))
         pos += len(line) + 1
     return spans
 

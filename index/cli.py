@@ -63,6 +63,14 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--k", type=int, metavar="N")
         p.add_argument("--json", action="store_true")
         p.add_argument("--mode", choices=["hybrid", "dense", "lexical"], default="hybrid")
+        if name == "ask":
+            p.add_argument(
+                "--llm",
+                action=argparse.BooleanOptionalAction,
+                default=None,
+                help="written answer through LLM_BASE_URL/LLM_MODEL, extractive as fallback "
+                "(default: on when both are set)",
+            )
 
     ev = sub.add_parser("eval", parents=[common], help="retrieval and answer metrics on a question file")
     ev.add_argument("file", type=Path)

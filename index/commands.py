@@ -81,15 +81,17 @@ def chunks(args: argparse.Namespace, settings: IndexSettings) -> int:
     return EXIT_OK
 
 
-def _engine(settings: IndexSettings):  # type: ignore[no-untyped-def]
+def _engine(settings: IndexSettings, llm: bool | None = False):  # type: ignore[no-untyped-def]
     """An Engine over the index, building it first (said on stderr) if there is none yet."""
     from index.build import build_index
     from index.engine import Engine
+    from index.llm_settings import llm_for_flag
 
+    llm_settings = llm_for_flag(llm)  # a bad LLM_* setting fails now, before any build
     if current_version(settings.index_dir) is None:
         print(f"no index in {settings.index_dir} yet: building it first …", file=sys.stderr)
         print(build_index(settings, progress=False).summary(settings.index_dir), file=sys.stderr)
-    engine = Engine(settings)
+    engine = Engine(settings, llm=llm_settings)
     engine.snapshot  # noqa: B018 -- load now, so that a broken index fails before any question
     return engine
 
@@ -121,8 +123,8 @@ def ask(args: argparse.Namespace, settings: IndexSettings) -> int:
     if args.question == "-":
         if not args.json:
             raise UsageError("reading questions from stdin ('-') needs --json")
-        return _ask_stream(settings, k, args.mode)
-    engine = _engine(settings)
+        return _ask_stream(settings, k, args.mode, args.llm)
+    engine = _engine(settings, args.llm)
     try:
         result = engine.ask(args.question, k, mode=args.mode)
     except QuestionError as error:
@@ -134,9 +136,9 @@ def ask(args: argparse.Namespace, settings: IndexSettings) -> int:
     return EXIT_OK
 
 
-def _ask_stream(settings: IndexSettings, k: int | None, mode: str) -> int:
+def _ask_stream(settings: IndexSettings, k: int | None, mode: str, llm: bool | None = None) -> int:
     """One question per stdin line → one JSON object per line; the model is loaded once."""
-    engine = _engine(settings)
+    engine = _engine(settings, llm)
     for line in sys.stdin:
         if not line.strip():
             continue
@@ -211,7 +213,9 @@ def _compare(questions: list, settings: IndexSettings, args: argparse.Namespace)
         engine = Engine(variant)
         texts = {c.chunk_id: c.text for c in engine.snapshot.stored.chunks}
         for mode in ("dense", "lexical", "hybrid"):
-            report = evaluate(questions, lambda q, m=mode: engine.ask(q, args.k, mode=m), texts.__getitem__)
+            report = evaluate(
+                questions, lambda q, e=engine, m=mode: e.ask(q, args.k, mode=m), texts.__getitem__
+            )
             results[f"{model} {mode}"] = report.model_dump()
             rows += [(f"{model.split(':')[-1]} {mode}", lang, m) for lang, m in report.by_language.items()]
     if args.json:
@@ -222,7 +226,7 @@ def _compare(questions: list, settings: IndexSettings, args: argparse.Namespace)
 
 
 def chat(args: argparse.Namespace, settings: IndexSettings) -> int:
-    engine = _engine(settings)
+    engine = _engine(settings, llm=None)
     title = (
         engine.snapshot.stored.manifest.documents[0].meta.title
         if engine.snapshot.stored.manifest.documents

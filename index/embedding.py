@@ -110,15 +110,33 @@ class Embedder:
     def encode_documents(self, texts: list[str], batch_size: int = 32, progress: bool = False) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        with self._lock:
-            vectors = self.model.encode_document(
-                texts,
-                batch_size=batch_size,
-                normalize_embeddings=True,
-                convert_to_numpy=True,
-                show_progress_bar=progress,
-            )
-        return np.ascontiguousarray(vectors, dtype=np.float32)
+        # The lock is taken per slice, not for the whole build, so that questions asked
+        # during a re-index (the bot's /reindex) wait for one slice at most.
+        step = max(batch_size * 4, 64)
+        bar = _progress(len(texts)) if progress else None
+        parts = []
+        for begin in range(0, len(texts), step):
+            with self._lock:
+                parts.append(
+                    self.model.encode_document(
+                        texts[begin : begin + step],
+                        batch_size=batch_size,
+                        normalize_embeddings=True,
+                        convert_to_numpy=True,
+                        show_progress_bar=False,
+                    )
+                )
+            if bar is not None:
+                bar.update(len(parts[-1]))
+        if bar is not None:
+            bar.close()
+        return np.ascontiguousarray(np.concatenate(parts), dtype=np.float32)
+
+
+def _progress(total: int):  # type: ignore[no-untyped-def]
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc="embedding", unit="text")
 
 
 _cache: dict[str, Embedder] = {}

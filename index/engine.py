@@ -19,6 +19,7 @@ from index.abstain import Evidence, should_abstain
 from index.config import IndexSettings
 from index.embedding import Embedder, get_embedder
 from index.lexical import tokenize
+from index.llm_settings import LLMSettings
 from index.models import AskResult, Passage, SearchResult, SourceInfo
 from index.retrieval import Hit, Mode, RetrievalParams, Retriever
 from index.store import IndexLoadError, StoredIndex, current_version, load_current, load_version
@@ -46,6 +47,7 @@ class Engine:
         embedder: Embedder | None = None,
         params: RetrievalParams | None = None,
         answer_params: answers.AnswerParams | None = None,
+        llm: LLMSettings | None = None,
     ) -> None:
         self.settings = settings
         self.params = params or RetrievalParams()
@@ -53,6 +55,12 @@ class Engine:
         self.embedder = embedder or get_embedder(settings.model)
         self._snapshot: Snapshot | None = None
         self._lock = threading.Lock()
+        self._rejected: str | None = None  # a broken version already reported
+        self.generator = None  # index.generate.Generator when LLM_* is configured
+        if llm is not None and llm.enabled:
+            from index.generate import Generator  # imports openai: only when configured
+
+            self.generator = Generator(llm)
 
     # -- loading and hot reload -------------------------------------------------------
     @property
@@ -76,13 +84,25 @@ class Engine:
 
     def reload_if_changed(self) -> str | None:
         """Serve the version CURRENT names if it is new; returns it, or None if nothing changed.
-        A broken new version raises IndexLoadError and the old one keeps serving."""
+        A broken new version raises IndexLoadError once (later calls ignore it until CURRENT
+        changes again) and the old one keeps serving."""
         version = current_version(self.settings.index_dir)
-        if version is None or (self._snapshot is not None and self._snapshot.version == version):
+        if version is None or version == self._rejected:
             return None
-        snapshot = self.load_version(self.settings.index_dir / "versions" / version)
+        if self._snapshot is not None and self._snapshot.version == version:
+            return None
+        try:
+            snapshot = self.load_version(self.settings.index_dir / "versions" / version)
+        except IndexLoadError:
+            self._rejected = version
+            raise
         self.swap(snapshot)
         return version
+
+    def warm_up(self) -> None:
+        """Load the index and the model now, so that the first question is as fast as the rest."""
+        self.snapshot  # noqa: B018 -- loads
+        self.embedder.encode_queries(["warm-up"])
 
     @property
     def loaded(self) -> bool:
@@ -94,6 +114,17 @@ class Engine:
         vectors = self.embedder.encode_queries(texts)
         vector = vectors[0] if not context else vectors[0] + CONTEXT_WEIGHT * vectors[1]
         return (vector / (np.linalg.norm(vector) or 1.0)).astype(np.float32)
+
+    def _generate(self, result: AskResult, stored: StoredIndex, ranked: list[int]) -> AskResult:
+        """A written answer from the configured LLM; the extractive one stays on any failure."""
+        from index.generate import apply_generated, sentence_quotes
+
+        started = time.perf_counter()
+        assert self.generator is not None
+        outcome = self.generator.generate(result.question, result.passages, result.language)
+        result = apply_generated(result, outcome, sentence_quotes(stored, ranked))
+        result.timings_ms["generate"] = round((time.perf_counter() - started) * 1000, 2)
+        return result
 
     def search(self, raw_question: str, k: int | None = None, mode: Mode = "hybrid") -> SearchResult:
         question = validate_question(raw_question)
@@ -110,6 +141,7 @@ class Engine:
         k: int | None = None,
         context: str | None = None,
         mode: Mode = "hybrid",
+        use_llm: bool = True,
     ) -> AskResult:
         """Answer a question; ``context`` is the previous question of a follow-up conversation.
         Raises QuestionError for unusable input (empty, too long, no words)."""
@@ -164,8 +196,10 @@ class Engine:
             else:
                 chosen = answers.pick_sentences(stored, ranked, self.answer_params)
                 result.answer, result.citations = answers.compose(stored, chosen, language)
+                if use_llm and self.generator is not None:
+                    result = self._generate(result, stored, [s.sentence for s in ranked])
         t3 = time.perf_counter()
-        result.timings_ms = {
+        result.timings_ms = result.timings_ms | {
             "embed": round((t1 - t0) * 1000, 2),
             "search": round((t2 - t1) * 1000, 2),
             "answer": round((t3 - t2) * 1000, 2),

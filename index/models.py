@@ -46,6 +46,7 @@ class AskResult(BaseModel):
     passages: list[Passage] = Field(default_factory=list)
     timings_ms: dict[str, float] = Field(default_factory=dict)
     kind: Literal["extractive", "overview", "abstained", "generative"] = "extractive"
+    generator: str = "extractive"  # "extractive" or "llm:<model>": which path wrote the answer
     nearest_sections: list[str] = Field(default_factory=list)
     sources: list[SourceInfo] = Field(default_factory=list)
     index_version: str = ""
