@@ -1,0 +1,1 @@
+"""The bot's features, one extension package each (loaded by bot.client)."""

@@ -1,0 +1,96 @@
+"""/reindex, and the watcher that picks up builds made from the command line."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands, tasks
+
+from bot import messages
+from bot.client import ArticleBot
+from bot.delivery import respond_text
+from bot.exts.admin._permissions import interaction_is_admin
+from bot.exts.admin._reload import ReloadOutcome, rebuild_and_swap, reload_if_new
+from bot.lifecycle import run_in_daemon_thread
+from bot.translations import _, language_of_locale
+
+log = logging.getLogger(__name__)
+
+
+class AdminCog(commands.Cog):
+    def __init__(self, bot: ArticleBot) -> None:
+        self.bot = bot
+        self.rejected: str | None = None  # a broken version already reported
+        self.watch_index.change_interval(seconds=bot.settings.poll_seconds)
+
+    async def cog_load(self) -> None:
+        self.watch_index.start()
+
+    async def cog_unload(self) -> None:
+        self.watch_index.cancel()
+
+    # -- /reindex -------------------------------------------------------------------------
+    @app_commands.command(
+        name=_("reindex"), description=_("Rebuild the article index and switch to it (admins)")
+    )
+    @app_commands.rename(force=_("force"))
+    @app_commands.describe(force=_("Re-embed everything even if nothing changed"))
+    async def reindex(self, interaction: discord.Interaction[Any], force: bool = False) -> None:
+        lang = language_of_locale(interaction.locale)
+        if not interaction_is_admin(interaction, self.bot.settings.admin_user_ids):
+            log.info("reindex refused for user %s (not an admin)", interaction.user.id)
+            await respond_text(interaction, messages.not_admin(lang))
+            return
+        if self.bot.index_lock.locked():
+            await respond_text(interaction, messages.reindex_busy(lang))
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        log.info("reindex (force=%s) started by user %s", force, interaction.user.id)
+        async with self.bot.index_lock:
+            # A daemon thread: a shutdown doesn't wait for a long build (builds are atomic).
+            outcome = await run_in_daemon_thread(lambda: rebuild_and_swap(self.bot.engine, force), "reindex")
+        self._log(outcome)
+        await respond_text(interaction, self._describe(outcome, lang))
+
+    def _describe(self, outcome: ReloadOutcome, lang: str) -> str:
+        match outcome.status:
+            case "rebuilt":
+                return messages.reindex_done(lang, outcome.summary, outcome.serving)
+            case "unchanged" | "reloaded":
+                return messages.reindex_unchanged(lang, outcome.summary, outcome.serving)
+            case "rejected":
+                return messages.reindex_rejected(lang, outcome.reason, outcome.serving)
+            case _:
+                return messages.reindex_failed(lang, outcome.reason, outcome.serving)
+
+    def _log(self, outcome: ReloadOutcome) -> None:
+        if outcome.status == "rejected":
+            self.rejected = outcome.version
+            log.error(
+                "index %s rejected, still serving %s: %s", outcome.version, outcome.serving, outcome.reason
+            )
+        elif outcome.status == "failed":
+            log.error("index rebuild failed, still serving %s: %s", outcome.serving, outcome.reason)
+        elif outcome.status in ("rebuilt", "reloaded"):
+            log.info("now serving index %s (%s)", outcome.serving, outcome.summary or outcome.status)
+        else:
+            log.info("index unchanged, serving %s", outcome.serving)
+
+    # -- the watcher ------------------------------------------------------------------------
+    @tasks.loop(seconds=5.0)
+    async def watch_index(self) -> None:
+        """Notice `python -m index build` finishing: CURRENT names a new version."""
+        if self.bot.index_lock.locked():
+            return  # a /reindex is running and will swap itself
+        try:
+            async with self.bot.index_lock:
+                outcome = await asyncio.to_thread(reload_if_new, self.bot.engine, self.rejected)
+        except Exception:  # a failing poll must not stop the loop (tasks.loop ends on exceptions)
+            log.exception("checking for a new index build failed")
+            return
+        if outcome is not None:
+            self._log(outcome)

@@ -1,0 +1,17 @@
+"""Answers and 👍/👎 feedback: the SQLite store, the persistent buttons, the export."""
+
+from bot.feedback._buttons import FeedbackButton, feedback_view
+from bot.feedback._export import ExportError, export_format, write_feedback
+from bot.feedback._store import AnswerRecord, FeedbackRow, FeedbackStore, Vote
+
+__all__ = [
+    "AnswerRecord",
+    "ExportError",
+    "FeedbackButton",
+    "FeedbackRow",
+    "FeedbackStore",
+    "Vote",
+    "export_format",
+    "feedback_view",
+    "write_feedback",
+]
