@@ -16,11 +16,12 @@ import numpy as np
 
 from index import answer as answers
 from index.abstain import Evidence, should_abstain
+from index.chunking import Chunk
 from index.config import IndexSettings
 from index.embedding import Embedder, get_embedder
 from index.lexical import tokenize
 from index.llm_settings import LLMSettings
-from index.models import AskResult, Passage, SearchResult, SourceInfo
+from index.models import AskResult, Citation, Passage, SearchResult, SourceInfo
 from index.retrieval import Hit, Mode, RetrievalParams, Retriever
 from index.store import IndexLoadError, StoredIndex, current_version, load_current, load_version
 from index.text import detect_language, validate_question
@@ -209,42 +210,37 @@ class Engine:
 
 
 def _cited_first(
-    passages: list[Passage], stored: StoredIndex, citations: list, hits: list[Hit]
+    passages: list[Passage], stored: StoredIndex, citations: list[Citation], hits: list[Hit]
 ) -> list[Passage]:
     """The cited passages first (an answer from metadata cites the title chunk, which
-    retrieval may rank anywhere), then the rest in retrieval order."""
-    cited = [c.chunk_id for c in citations]
-    by_id = {c.chunk_id: i for i, c in enumerate(stored.chunks)}
-    order = [by_id[c] for c in cited] + [
-        h.chunk for h in hits if stored.chunks[h.chunk].chunk_id not in cited
+    retrieval may rank anywhere), then the rest in retrieval order; scores stay as retrieved."""
+    cited = list(dict.fromkeys(c.chunk_id for c in citations))
+    position = {c.chunk_id: i for i, c in enumerate(stored.chunks)}
+    rest = [h.chunk for h in hits if stored.chunks[h.chunk].chunk_id not in cited]
+    score = {p.chunk_id: p.score for p in passages}
+    order = [position[c] for c in cited] + rest
+    return [
+        _passage(stored.chunks[chunk], rank, score.get(stored.chunks[chunk].chunk_id, 0.0))
+        for rank, chunk in enumerate(order[: len(passages)], 1)
     ]
-    k = len(passages)
-    fake_hits = [Hit(chunk, 0.0, 0.0, 0.0, 0.0) for chunk in order[:k]]
-    ranked = _passages(stored, fake_hits)
-    scores = {p.chunk_id: p.score for p in passages}
-    for p in ranked:
-        p.score = scores.get(p.chunk_id, 0.0)
-    return ranked
+
+
+def _passage(chunk: Chunk, rank: int, score: float) -> Passage:
+    return Passage(
+        rank=rank,
+        chunk_id=chunk.chunk_id,
+        doc_id=chunk.doc_id,
+        section=chunk.section,
+        paragraphs=chunk.paragraphs,
+        start=chunk.start,
+        end=chunk.end,
+        text=chunk.text,
+        score=round(score, 6),
+    )
 
 
 def _passages(stored: StoredIndex, hits: list[Hit]) -> list[Passage]:
-    passages = []
-    for rank, hit in enumerate(hits, 1):
-        chunk = stored.chunks[hit.chunk]
-        passages.append(
-            Passage(
-                rank=rank,
-                chunk_id=chunk.chunk_id,
-                doc_id=chunk.doc_id,
-                section=chunk.section,
-                paragraphs=chunk.paragraphs,
-                start=chunk.start,
-                end=chunk.end,
-                text=chunk.text,
-                score=round(hit.score, 6),
-            )
-        )
-    return passages
+    return [_passage(stored.chunks[hit.chunk], rank, hit.score) for rank, hit in enumerate(hits, 1)]
 
 
 __all__ = ["Engine", "IndexLoadError", "Snapshot"]
