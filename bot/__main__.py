@@ -113,6 +113,9 @@ def run(settings: BotSettings) -> int:
     try:
         engine = prepare_engine(settings.index)
         store = FeedbackStore(settings.feedback_db)
+    except SettingsError as error:  # an invalid LLM_* setting
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_USAGE
     except (IndexLoadError, CorpusError, EmbedderError) as error:
         log.error("can't start: %s", error)
         return EXIT_FAILURE

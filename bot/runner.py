@@ -17,6 +17,7 @@ from bot.feedback import FeedbackStore
 from index.build import build_index
 from index.config import IndexSettings
 from index.engine import Engine
+from index.llm_settings import load_llm_settings
 from index.store import IndexLoadError, current_version
 
 log = logging.getLogger(__name__)
@@ -32,16 +33,17 @@ def prepare_engine(settings: IndexSettings) -> Engine:
     if current_version(settings.index_dir) is None:
         log.info("no index in %s yet: building it first (this takes a little while) …", settings.index_dir)
         log.info(build_index(settings, progress=False).summary(settings.index_dir))
-    engine = Engine(settings)
+    llm = load_llm_settings()  # LLM_* unset: extractive answers only (a bad value stops the start)
+    engine = Engine(settings, llm=llm)
     try:
         engine.snapshot  # noqa: B018 -- load now: the first question shouldn't pay for it
     except IndexLoadError as error:
         log.warning("the index can't be used (%s); rebuilding it …", error)
         log.info(build_index(settings, force=True, progress=False).summary(settings.index_dir))
-        engine = Engine(settings)
-        engine.snapshot  # noqa: B018 -- still broken: IndexLoadError goes to the caller
-    # The model loads on first use; load it now so the first question isn't the slow one.
-    engine.embedder.encode_queries(["warm-up"])
+        engine = Engine(settings, llm=llm)
+    # Index and model load now (a still-broken index raises IndexLoadError to the caller),
+    # so that the first question isn't the slow one.
+    engine.warm_up()
     log.info("serving index %s (%d chunks)", engine.snapshot.version, len(engine.snapshot.stored.chunks))
     return engine
 

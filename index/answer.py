@@ -142,7 +142,13 @@ def is_heading(stored: StoredIndex, sid: int) -> bool:
     text = stored.sentence_text(sentence)
     if _is_table_row(text) and _table_header(stored, sentence) is None:
         return True  # a table's header row names columns; its rows carry the facts
+    if _paragraphs_of(stored, sentence)[0] <= 2 and chunk.section in _titles(stored):
+        return True  # the title and byline lines: answered from metadata (meta_answer)
     return text == chunk.section.split(SECTION_SEPARATOR)[0]
+
+
+def _titles(stored: StoredIndex) -> set[str]:
+    return {d.meta.title for d in stored.manifest.documents}
 
 
 def _is_table_row(text: str) -> bool:
