@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
+from types import SimpleNamespace
 from typing import Any
 
+import aiohttp
 import discord
 import yarl
 from discord import app_commands
@@ -41,6 +44,30 @@ def configure_endpoints(settings: BotSettings) -> None:
     discord.VoiceClient.warn_dave = False
 
 
+_URL_TOKEN = re.compile(r"(/(?:webhooks|interactions)/\d+/)[^/?]+")
+
+
+def masked_path(url: Any) -> str:
+    """A request path without its interaction token (valid 15 minutes: not for logs)."""
+    return _URL_TOKEN.sub(r"\1***", str(getattr(url, "path", url)))
+
+
+def server_error_trace() -> aiohttp.TraceConfig:
+    """Log every 5xx answer from Discord. discord.py retries those quietly (at DEBUG) before
+    raising, so without this a flaky API would leave no trace in the bot's log."""
+
+    async def on_request_end(
+        session: aiohttp.ClientSession, context: SimpleNamespace, params: aiohttp.TraceRequestEndParams
+    ) -> None:
+        status = params.response.status
+        if status >= 500:
+            log.warning("Discord answered HTTP %s to %s %s", status, params.method, masked_path(params.url))
+
+    trace = aiohttp.TraceConfig()
+    trace.on_request_end.append(on_request_end)
+    return trace
+
+
 def make_intents(settings: BotSettings) -> discord.Intents:
     # Guild and DM messages, without the privileged message content intent unless a feature
     # needs every message's text: mentions, replies that ping the bot and DMs carry their
@@ -60,6 +87,7 @@ class ArticleBot(commands.Bot):
             intents=make_intents(settings),
             allowed_mentions=NO_MENTIONS,
             max_messages=1000,
+            http_trace=server_error_trace(),
         )
         self.settings = settings
         self.engine = engine

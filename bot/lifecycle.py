@@ -68,17 +68,19 @@ async def run_in_daemon_thread(func: Callable[[], T], name: str) -> T:
             future.set_result(outcome)  # type: ignore[arg-type]
 
     def work() -> None:
-        _workers.add(threading.current_thread())
+        me = threading.current_thread()
+        _workers.add(me)
+        outcome: T | None = None
+        error: BaseException | None = None
         try:
             outcome = func()
-        except BaseException as error:
-            with contextlib.suppress(RuntimeError):  # the loop may be gone at shutdown
-                loop.call_soon_threadsafe(settle, None, error)
-        else:
-            with contextlib.suppress(RuntimeError):
-                loop.call_soon_threadsafe(settle, outcome, None)
+        except BaseException as exc:  # handed to the caller
+            error = exc
         finally:
-            _workers.discard(threading.current_thread())
+            # Off the list before the caller hears back: a finished worker is never "abandoned".
+            _workers.discard(me)
+        with contextlib.suppress(RuntimeError):  # the loop may be gone at shutdown
+            loop.call_soon_threadsafe(settle, outcome, error)
 
     thread = threading.Thread(target=work, name=name, daemon=True)
     thread.start()

@@ -39,6 +39,13 @@ def empty(lang: str, mention: str) -> str:
     return f"Put your question after the mention, e.g. {mention} What is Composer 2.5 based on? Or use /ask."
 
 
+def empty_question(lang: str) -> str:
+    """/ask with a blank question (Discord lets a whitespace-only option through)."""
+    if _zh(lang):
+        return "问题是空的。请在「问题」选项里写上你的问题，例如：/提问 问题: Composer 2.5 基于哪个模型？"
+    return "The question is empty. Write it in the question option, e.g. /ask question: What does Composer 2.5 cost?"
+
+
 def unusable(lang: str, reason: str) -> str:
     if _zh(lang):
         return f"这个问题我没法回答：{reason}"

@@ -65,7 +65,9 @@ class AskCog(commands.Cog):
             parent_id=getattr(interaction.channel, "parent_id", None),
         )
         if not verdict.ok:
-            await respond_text(interaction, self._refusal(verdict, lang))
+            # The mention-oriented "empty" text would tell a /ask user to write after a mention.
+            text = messages.empty_question(lang) if verdict.refusal is Refusal.EMPTY else self._refusal(verdict, lang)
+            await respond_text(interaction, text)
             self.answerer.log_question(asker, 0.0, outcome=f"refused:{verdict.refusal.value}")  # type: ignore[union-attr]
             return
         try:
