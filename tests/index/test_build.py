@@ -1,0 +1,159 @@
+"""Building the index (index/build.py): incremental reuse, --force, and atomicity under SIGKILL."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import re
+import select
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import time
+from pathlib import Path
+
+import pytest
+
+from index.build import build_index, chunk_sentences, passage_text
+from index.chunking import Chunk
+from index.engine import Engine
+from index.store import current_version, load_current
+from tests.index.support import ADDED_SENTENCE, REPO, cli_env
+
+SWE_QUESTION = "Composer 2.5 在 SWE-bench Verified 上的成绩是多少？"
+
+
+def _chunk(section: str, text: str, start: int = 0) -> Chunk:
+    return Chunk(chunk_id="x", doc_id="d", section=section, paragraphs=[1], start=start, end=start + len(text),
+                 text=text)
+
+
+def test_passage_text_gives_short_passages_their_section() -> None:
+    short = _chunk("三、性能 › 价格", "每百万 token 15 美元。")
+    assert passage_text(short) == "三、性能 › 价格\n每百万 token 15 美元。"
+    assert passage_text(_chunk("三、性能", "三、性能\n\n正文。")) == "三、性能\n\n正文。"  # starts with its heading
+
+
+def test_chunk_sentences_have_absolute_offsets() -> None:
+    text = "一、标题\n\n第一句。第二句！\nThird one. Fourth?"
+    chunk = _chunk("一、标题", text, start=100)
+    source = " " * 100 + text + "\n尾句。"
+    sentences = chunk_sentences([chunk, _chunk("一、标题", "尾句。", start=100 + len(text) + 1)])
+    quoted = [source[s.start : s.end] for s in sentences]
+    assert quoted == ["一、标题", "第一句。", "第二句！", "Third one.", "Fourth?", "尾句。"]
+    assert [s.chunk for s in sentences] == [0, 0, 0, 0, 0, 1]
+
+
+def test_unchanged_corpus_is_up_to_date(built_index) -> None:  # type: ignore[no-untyped-def]
+    before = current_version(built_index.index_dir)
+    result = build_index(built_index, progress=False)
+    assert result.version is None
+    assert (result.embedded, result.reused) == (0, 0)
+    assert result.chunks == len(load_current(built_index.index_dir).chunks)
+    assert current_version(built_index.index_dir) == before
+    summary = result.summary(built_index.index_dir)
+    assert "up to date" in summary and "\n" not in summary
+
+
+def test_incremental_rebuild_embeds_only_what_changed(rebuilt_index) -> None:  # type: ignore[no-untyped-def]
+    settings, old, result = rebuilt_index
+    assert result.version is not None and result.version != old
+    assert current_version(settings.index_dir) == result.version
+    stored = load_current(settings.index_dir)
+    total = len(stored.chunks) + len(stored.sentences)
+    # the edited chunk's passage and the one sentence added to it; everything else is reused
+    assert result.embedded == 2
+    assert result.reused == total - 2 > 0
+    assert stored.manifest.reused_embeddings == result.reused
+    summary = result.summary(settings.index_dir)
+    assert summary.startswith(f"built {result.version}") and "embedded 2" in summary and "\n" not in summary
+
+
+def test_incremental_rebuild_cleans_only_old_staging_folders(rebuilt_index) -> None:  # type: ignore[no-untyped-def]
+    settings, old, result = rebuilt_index
+    names = {p.name for p in (settings.index_dir / "versions").iterdir()}
+    assert ".tmp-stale-old" not in names  # an hour old: a build that died
+    assert ".tmp-stale-young" in names  # may be another build in progress
+    assert {old, result.version} <= names  # the previous version is kept (keep_versions=2)
+
+
+def test_rebuilt_text_is_searchable(rebuilt_index) -> None:  # type: ignore[no-untyped-def]
+    settings, _, _ = rebuilt_index
+    engine = Engine(settings)
+    top = engine.search("马斯克养的柴犬叫什么名字？").passages[0]
+    assert ADDED_SENTENCE in top.text
+    answer = engine.ask("马斯克养的柴犬叫什么名字？")
+    assert not answer.abstained and "豆豆" in answer.answer
+
+
+def test_force_reembeds_everything(tiny_corpus: Path, tmp_path: Path) -> None:
+    from index.config import load_settings
+
+    settings = load_settings(corpus_dir=tiny_corpus, index_dir=tmp_path / "index")
+    first = build_index(settings, progress=False)
+    total = first.chunks + first.sentences
+    assert first.version and first.documents == 2 and first.embedded == total and first.reused == 0
+
+    assert build_index(settings, progress=False).version is None
+    forced = build_index(settings, force=True, progress=False)
+    assert forced.version not in (None, first.version)
+    assert (forced.embedded, forced.reused) == (total, 0)
+    assert current_version(settings.index_dir) == forced.version
+
+
+# -- atomicity: SIGKILL a real `python -m index build --force` --------------------------------
+
+PROGRESS = re.compile(rb"\d+/\d+ \[")  # tqdm: "embedding:   0%|     | 0/105 [00:00<?, ?text/s]"
+
+
+def _kill_build(settings, moment: str) -> tuple[bool, bytes]:  # type: ignore[no-untyped-def]
+    """Start a forced build of ``settings`` and SIGKILL it at ``moment``; returns (was it still
+    running when killed, what it wrote to its terminal)."""
+    argv = [sys.executable, "-m", "index", "build", "--force",
+            "--index", str(settings.index_dir), "--corpus", str(settings.corpus_dir)]
+    master, slave = pty.openpty()  # a terminal, so that the build shows its progress bar
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=slave,
+                               cwd=REPO, env=cli_env())
+    os.close(slave)
+    seen = b""
+    try:
+        if moment == "first progress":
+            deadline = time.monotonic() + 240
+            while not PROGRESS.search(seen) and time.monotonic() < deadline:
+                ready, _, _ = select.select([master], [], [], 1.0)
+                if ready:
+                    try:
+                        seen += os.read(master, 4096)
+                    except OSError:  # the build exited and closed the terminal
+                        break
+                elif process.poll() is not None:
+                    break
+        else:
+            time.sleep(float(moment.rstrip("s")))
+        running = process.poll() is None
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+        os.close(master)
+    return running, seen
+
+
+@pytest.mark.parametrize("moment", ["0.5s", "2s", "first progress"])
+def test_killed_build_leaves_the_previous_index_serving(index_copy, moment: str) -> None:  # type: ignore[no-untyped-def]
+    before = current_version(index_copy.index_dir)
+    running, seen = _kill_build(index_copy, moment)
+    if moment == "first progress":
+        assert PROGRESS.search(seen), f"no progress bar on the terminal: {seen[-300:]!r}"
+    assert running, "the build finished before it could be killed"
+    assert current_version(index_copy.index_dir) == before
+    stored = load_current(index_copy.index_dir)
+    assert stored.version == before
+    answer = Engine(index_copy).ask(SWE_QUESTION)
+    assert "70.2%" in answer.answer
+    assert build_index(index_copy, progress=False).version is None  # and it is still up to date

@@ -1,0 +1,43 @@
+"""English → Chinese query expansion from CC-CEDICT (index/crosslingual.py)."""
+
+from __future__ import annotations
+
+from index.crosslingual import MAX_TRANSLATIONS, build_glossary, expand, stem
+from index.lexical import tokenize
+
+
+def test_stem() -> None:
+    assert stem("released") == stem("release") == stem("releases")
+    assert stem("Prices") == stem("price")
+
+
+def test_glossary_maps_english_to_the_corpus_words() -> None:
+    glossary = build_glossary({"价格", "发布", "训练", "成本", "模型", "价"})
+    assert "价格" in glossary[stem("price")]
+    assert "发布" in glossary[stem("release")]
+    assert "训练" in glossary[stem("training")]
+    assert "成本" in glossary[stem("cost")]
+    words = {w for translations in glossary.values() for w in translations}
+    assert words <= {"价格", "发布", "训练", "成本", "模型"}  # only corpus words, never a single character
+    assert all(len(translations) <= MAX_TRANSLATIONS for translations in glossary.values())
+
+
+def test_built_index_glossary(built_index) -> None:  # type: ignore[no-untyped-def]
+    from index.store import load_current
+
+    glossary = load_current(built_index.index_dir).glossary
+    assert "价格" in glossary[stem("price")]
+    assert "发布" in glossary[stem("release")]
+    assert "成本" in glossary[stem("cost")]
+    assert "训练" in glossary[stem("train")]
+
+
+def test_expand_adds_translations_the_corpus_has() -> None:
+    glossary = {stem("price"): ["价格", "价钱"], stem("release"): ["发布"]}
+    vocabulary = frozenset({"价格", "发布"})
+    tokens = tokenize("What was the price at release of K2.5?")
+    expanded = expand(tokens, glossary, vocabulary)
+    assert expanded[: len(tokens)] == tokens
+    assert expanded[len(tokens) :] == ["价格", "发布"]  # 价钱 is not in the corpus
+    assert expand(["价格", "70.2%", "k2.5"], glossary, vocabulary) == ["价格", "70.2%", "k2.5"]
+    assert expand(["price", "价格"], glossary, vocabulary) == ["price", "价格"]  # no duplicates

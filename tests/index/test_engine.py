@@ -1,0 +1,126 @@
+"""The Engine (index/engine.py): search and ask over a live snapshot, and hot reload."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from index.engine import Engine
+from index.store import IndexLoadError, current_version
+from index.text import QuestionError
+from tests.index.support import ADDED_SENTENCE
+
+SWE_ZH = "Composer 2.5 在 SWE-bench Verified 上的成绩是多少？"
+DOG = "马斯克养的柴犬叫什么名字？"
+
+
+def test_search_ranks_passages(engine) -> None:  # type: ignore[no-untyped-def]
+    result = engine.search("Composer 2.5 在 SWE-bench Verified 上的成绩", k=4)
+    assert result.question == "Composer 2.5 在 SWE-bench Verified 上的成绩"
+    assert [p.rank for p in result.passages] == [1, 2, 3, 4]
+    scores = [p.score for p in result.passages]
+    assert scores == sorted(scores, reverse=True)
+    assert "70.2%" in result.passages[0].text
+    chunks = {c.chunk_id: c for c in engine.snapshot.stored.chunks}
+    for passage in result.passages:
+        chunk = chunks[passage.chunk_id]
+        assert (passage.text, passage.start, passage.end, passage.section, passage.paragraphs) == (
+            chunk.text, chunk.start, chunk.end, chunk.section, chunk.paragraphs
+        )
+    assert len({p.chunk_id for p in result.passages}) == 4
+
+
+@pytest.mark.parametrize("k", [1, 2, 7])
+def test_ask_returns_k_passages(engine, k: int) -> None:  # type: ignore[no-untyped-def]
+    result = engine.ask(SWE_ZH, k=k)
+    assert len(result.passages) == k
+
+
+def test_default_k_comes_from_the_settings(engine) -> None:  # type: ignore[no-untyped-def]
+    assert len(engine.ask(SWE_ZH).passages) == engine.settings.top_k
+
+
+def test_ask_reports_timings_version_and_sources(engine) -> None:  # type: ignore[no-untyped-def]
+    result = engine.ask(SWE_ZH)
+    assert {"embed", "search", "answer", "total"} <= set(result.timings_ms)
+    assert all(v >= 0 for v in result.timings_ms.values())
+    assert result.timings_ms["total"] >= result.timings_ms["embed"]
+    assert result.index_version == current_version(engine.settings.index_dir)
+    [source] = result.sources
+    assert (source.doc_id, source.author, source.date) == ("composer-2-5", "Kate", "2026-05-20")
+
+
+@pytest.mark.parametrize("question", ["", "   ", "🙂🙂", "<@123>", "x" * 20_000])
+def test_unusable_questions_raise_question_error(engine, question: str) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(QuestionError):
+        engine.ask(question)
+    with pytest.raises(QuestionError):
+        engine.search(question)
+
+
+def test_an_index_built_with_another_model_is_refused(built_index) -> None:  # type: ignore[no-untyped-def]
+    other = Engine(built_index.model_copy(update={"model": "bundled:all-MiniLM-L6-v2"}))
+    with pytest.raises(IndexLoadError, match="python -m index build"):
+        other.snapshot  # noqa: B018
+
+
+def test_hot_reload_serves_the_new_version(rebuilt_index) -> None:  # type: ignore[no-untyped-def]
+    settings, old, result = rebuilt_index
+    engine = Engine(settings)
+    engine.swap(engine.load_version(settings.index_dir / "versions" / old))  # serving the old version
+    before = engine.ask(DOG)
+    assert before.index_version == old and "豆豆" not in before.answer
+
+    assert engine.reload_if_changed() == result.version
+    after = engine.ask(DOG)
+    assert after.index_version == result.version
+    assert "豆豆" in after.answer
+    assert any(ADDED_SENTENCE in c.quote for c in after.citations)
+    assert engine.reload_if_changed() is None  # nothing new
+
+
+def test_a_broken_new_version_is_refused_and_the_old_one_keeps_serving(index_copy) -> None:  # type: ignore[no-untyped-def]
+    engine = Engine(index_copy)
+    old = engine.ask(SWE_ZH).index_version
+    broken = index_copy.index_dir / "versions" / "29990101T000000000000Z-broken"
+    broken.mkdir()
+    (broken / "manifest.json").write_text("{ truncated", encoding="utf-8")
+    (index_copy.index_dir / "CURRENT").write_text(broken.name + "\n", encoding="utf-8")
+
+    with pytest.raises(IndexLoadError, match="python -m index build"):
+        engine.reload_if_changed()
+    result = engine.ask(SWE_ZH)
+    assert result.index_version == old and "70.2%" in result.answer
+    assert engine.reload_if_changed() is None  # reported once; still serving the old version
+    assert engine.ask(SWE_ZH).index_version == old
+
+    (index_copy.index_dir / "CURRENT").write_text(old + "\n", encoding="utf-8")
+    assert engine.reload_if_changed() is None  # back to the version it serves
+
+
+def test_questions_in_flight_survive_swaps(rebuilt_index) -> None:  # type: ignore[no-untyped-def]
+    settings, old, result = rebuilt_index
+    engine = Engine(settings)
+    snapshots = [engine.load_version(settings.index_dir / "versions" / v) for v in (old, result.version)]
+    answers, errors = [], []
+
+    def ask() -> None:
+        try:
+            for _ in range(4):
+                answers.append(engine.ask(SWE_ZH))
+        except Exception as error:  # collected for the assertion below
+            errors.append(error)
+
+    threads = [threading.Thread(target=ask) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    swaps = 0
+    while any(thread.is_alive() for thread in threads):
+        engine.swap(snapshots[swaps % 2])
+        swaps += 1
+    for thread in threads:
+        thread.join()
+    assert not errors
+    assert len(answers) == 8
+    assert all("70.2%" in a.answer and a.index_version in (old, result.version) for a in answers)

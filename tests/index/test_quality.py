@@ -1,0 +1,91 @@
+"""Answer quality must not regress: the evaluation harness (index/evaluation.py) over the question
+sets in tests/eval, with the session engine, against floors set a little below measured values.
+
+The floors were measured with the default settings (bundled multilingual-e5-small, chunk size
+450) and set to (measured - 0.03) rounded down to 2 decimals; the false-abstention ceilings to
+(measured + 0.03) rounded up. Nothing was tuned to these questions. When quality improves, raise
+the floors; when a change lowers them, the change needs a reason.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from index.evaluation import EvalQuestion, Metrics, Report, evaluate, load_questions, table
+from tests.index.support import REPO
+
+EVAL = REPO / "tests" / "eval"
+SETS = {
+    "dev": ["dev_questions.jsonl", "dev_extra.jsonl"],
+    "holdout": ["holdout_questions.jsonl"],
+}
+FLOOR_METRICS = ("hit_at_1", "recall_at_5", "fact_rate", "citation_precision", "abstention_out")
+
+# Measured on 2026-11-30 (dev: zh 67 / en 63 questions; holdout: zh 59 / en 54):
+#   dev zh      hit@1 0.920  R@5 1.000  fact 0.880  cite P 0.825  abst out 1.00  false abst 0.000
+#   dev en      hit@1 0.783  R@5 0.957  fact 0.696  cite P 0.708  abst out 0.90  false abst 0.043
+#   holdout zh  hit@1 0.833  R@5 0.905  fact 0.810  cite P 0.581  abst out 1.00  false abst 0.000
+#   holdout en  hit@1 0.639  R@5 0.917  fact 0.667  cite P 0.510  abst out 0.70  false abst 0.028
+FLOORS: dict[str, dict[str, dict[str, float]]] = {
+    "dev": {
+        "zh": {"hit_at_1": 0.89, "recall_at_5": 0.97, "fact_rate": 0.85, "citation_precision": 0.79,
+               "abstention_out": 0.97},
+        "en": {"hit_at_1": 0.75, "recall_at_5": 0.92, "fact_rate": 0.66, "citation_precision": 0.67,
+               "abstention_out": 0.87},
+    },
+    "holdout": {
+        "zh": {"hit_at_1": 0.80, "recall_at_5": 0.87, "fact_rate": 0.77, "citation_precision": 0.55,
+               "abstention_out": 0.97},
+        "en": {"hit_at_1": 0.60, "recall_at_5": 0.88, "fact_rate": 0.63, "citation_precision": 0.47,
+               "abstention_out": 0.67},
+    },
+}
+FALSE_ABSTENTION_CEILINGS = {
+    "dev": {"zh": 0.03, "en": 0.08},
+    "holdout": {"zh": 0.03, "en": 0.06},
+}
+
+
+def _questions(files: list[str]) -> list[EvalQuestion]:
+    questions = [q for name in files for q in load_questions(EVAL / name)]
+    ids = [q.id for q in questions]
+    assert len(ids) == len(set(ids)), "question ids repeat across the files"
+    return questions
+
+
+@pytest.fixture(scope="module")
+def reports(engine) -> dict[str, Report]:  # type: ignore[no-untyped-def]
+    texts = {c.chunk_id: c.text for c in engine.snapshot.stored.chunks}
+    return {
+        name: evaluate(_questions(files), lambda q: engine.ask(q), texts.__getitem__)
+        for name, files in SETS.items()
+    }
+
+
+@pytest.mark.parametrize("name", list(SETS))
+def test_quality_floors(reports: dict[str, Report], name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    report = reports[name]
+    with capsys.disabled():
+        print(f"\n{name} ({' + '.join(SETS[name])}):")
+        print(table([(name, lang, m) for lang, m in report.by_language.items()]))
+    problems = []
+    for lang, floors in FLOORS[name].items():
+        metrics: Metrics = report.by_language[lang]
+        for metric in FLOOR_METRICS:
+            value = getattr(metrics, metric)
+            if value is None or value < floors[metric]:
+                problems.append(f"{lang} {metric} {value} < {floors[metric]}")
+        ceiling = FALSE_ABSTENTION_CEILINGS[name][lang]
+        if metrics.false_abstention > ceiling:
+            problems.append(f"{lang} false_abstention {metrics.false_abstention:.3f} > {ceiling}")
+    assert not problems, "; ".join(problems)
+
+
+def test_the_sets_cover_both_languages_and_off_topic_questions() -> None:
+    for files in SETS.values():
+        questions = _questions(files)
+        for lang in ("zh", "en"):
+            mine = [q for q in questions if q.lang == lang]
+            assert sum(q.type == "in" for q in mine) >= 20
+            assert sum(q.type == "out" for q in mine) >= 5
+        assert all(q.gold and q.facts for q in questions if q.type == "in")

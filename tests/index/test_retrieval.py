@@ -1,0 +1,81 @@
+"""Hybrid retrieval (index/retrieval.py): fusion arithmetic, and the three modes on the real index."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from index.lexical import tokenize
+from index.retrieval import bias_language, rrf, top_indices
+
+SWE_ZH = "Composer 2.5 在 SWE-bench Verified 上的成绩是多少？"
+
+
+def test_rrf_weights_and_ranks() -> None:
+    fused = rrf([[1, 2, 3], [3, 1]], [1.0, 0.5], k=20)
+    assert fused[1] == pytest.approx(1 / 21 + 0.5 / 22)
+    assert fused[2] == pytest.approx(1 / 22)
+    assert fused[3] == pytest.approx(1 / 23 + 0.5 / 21)
+    assert rrf([[], []], [1.0, 1.0], k=20) == {}
+
+
+def test_top_indices() -> None:
+    scores = np.array([0.1, 0.9, 0.5, 0.9, 0.0])
+    assert top_indices(scores, 3).tolist() == [1, 3, 2]  # ties by position
+    assert top_indices(scores, 10).tolist() == [1, 3, 2, 0, 4]
+    assert top_indices(scores, 0).tolist() == []
+    assert top_indices(np.array([]), 3).tolist() == []
+
+
+def test_bias_language() -> None:
+    assert [bias_language(x) for x in ("zh", "en", "ja", "ko")] == ["zh", "en", "en", "en"]
+
+
+def _search(engine, question: str, mode: str, k: int = 5):  # type: ignore[no-untyped-def]
+    snapshot = engine.snapshot
+    vector = engine.embedder.encode_queries([question])[0]
+    language = "zh" if any("\u4e00" <= ch <= "\u9fff" for ch in question) else "en"
+    return snapshot.retriever.search(vector, tokenize(question), k, mode, language)
+
+
+@pytest.mark.parametrize("mode", ["dense", "lexical", "hybrid"])
+def test_every_mode_finds_the_benchmark_table(engine, mode: str) -> None:  # type: ignore[no-untyped-def]
+    outcome = _search(engine, SWE_ZH, mode)
+    chunks = engine.snapshot.stored.chunks
+    texts = [chunks[h.chunk].text for h in outcome.hits]
+    assert any("70.2%" in t for t in texts[:3])
+    if mode == "hybrid":
+        assert "70.2%" in texts[0]
+    scores = [h.score for h in outcome.hits]
+    assert scores == sorted(scores, reverse=True)
+    assert len({h.chunk for h in outcome.hits}) == len(outcome.hits) <= 5
+
+
+def test_hits_carry_their_evidence(engine) -> None:  # type: ignore[no-untyped-def]
+    outcome = _search(engine, SWE_ZH, "hybrid")
+    stored = engine.snapshot.stored
+    for hit in outcome.hits:
+        assert -1.0 <= hit.dense <= 1.0
+        assert hit.lexical >= 0
+        if hit.chunk in outcome.lexical_order:
+            assert hit.lexical > 0
+    # sentence scores belong to sentences of the candidate chunks
+    for sid in outcome.sentence_scores:
+        assert stored.sentences[sid].chunk in set(outcome.dense_order)
+    assert set(outcome.lexical_order) <= set(outcome.dense_order)
+
+
+def test_english_words_reach_the_chinese_text_through_the_glossary(engine) -> None:  # type: ignore[no-untyped-def]
+    retriever = engine.snapshot.retriever
+    tokens = tokenize("What was the price?")
+    assert tokens == ["price"]
+    assert "价格" in retriever.expand(tokens)
+    outcome = _search(engine, "What was the price?", "lexical")
+    top = engine.snapshot.stored.chunks[outcome.hits[0].chunk]
+    assert "价格" in top.text and "15 美元" in top.text
+
+
+def test_a_question_with_no_shared_words_still_gets_dense_candidates(engine) -> None:  # type: ignore[no-untyped-def]
+    outcome = _search(engine, "天气预报", "hybrid")
+    assert outcome.lexical_order == []
+    assert len(outcome.hits) == 5

@@ -1,0 +1,79 @@
+"""Question clean-up, validation and language detection (index/text.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from index.text import MAX_QUESTION_CHARS, QuestionError, clean_question, detect_language, validate_question
+
+
+@pytest.mark.parametrize(
+    ("raw", "clean"),
+    [
+        ("<@123> 价格是多少？", "价格是多少？"),
+        ("<@!1> <@&2> <#3> 价格是多少？", "价格是多少？"),
+        ("@everyone @here 价格是多少？", "价格是多少？"),
+        ("价格 <:pepe:123456789> 是多少 <a:wave:42>？", "价格 是多少 ？"),
+        ("```\n价格是多少？\n```", "价格是多少？"),
+        ("```text\nWhat is the price?\n```", "What is the price?"),
+        ("**价格** 是 __多少__ ~~吗~~ ||剧透|| `code`", "价格 是 多少 吗 剧透 code"),
+        ("# 标题\n> 引用\n- 列表项", "标题 引用 列表项"),
+        ("[the article](https://example.com/a) says", "the article says"),
+        ("价\u200b格\u200c是\u200d多\u2060少\ufeff？\u00ad", "价格是多少？"),
+        ("price\x00 of\x07 it\tnow\r\nok", "price of it now ok"),
+        ("  lots   of\n\n spaces  ", "lots of spaces"),
+    ],
+)
+def test_clean_question(raw: str, clean: str) -> None:
+    assert clean_question(raw) == clean
+
+
+def test_clean_question_keeps_numbers_and_names() -> None:
+    question = "Composer 2.5 在 SWE-bench Verified 上是 70.2% 吗？成本 1/10，H100、K2.5"
+    assert clean_question(question) == question
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        ("", "empty"),
+        ("   \n\t ", "empty"),
+        ("\u200b\u200b", "empty"),
+        ("<@123>", "empty"),
+        ("<@123> @everyone <:smile:1>", "empty"),
+        ("```\n```", "empty"),
+        ("🙂🙂👍", "no words"),
+        ("？？！！……", "no words"),
+        ("!!! ??? ...", "no words"),
+        ("x" * 20_000, "too long"),
+        ("问" * (MAX_QUESTION_CHARS + 1), "too long"),
+    ],
+)
+def test_validate_question_rejects(raw: str, message: str) -> None:
+    with pytest.raises(QuestionError, match=message) as caught:
+        validate_question(raw)
+    assert "\n" not in str(caught.value)
+
+
+def test_validate_question_accepts_and_cleans() -> None:
+    assert validate_question("<@1> **价格** 是多少？") == "价格 是多少？"
+    assert validate_question("问" * MAX_QUESTION_CHARS) == "问" * MAX_QUESTION_CHARS
+    assert validate_question("K2.5?") == "K2.5?"
+    assert validate_question("Почему?") == "Почему?"
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("这篇文章讲了什么？", "zh"),
+        ("Composer 2.5 在 SWE-bench 上的成绩", "zh"),
+        ("What is Composer 2.5's SWE-bench Verified score?", "en"),
+        ("Quel est le score de Composer 2.5 ?", "en"),
+        ("Composer 2.5 の SWE-bench のスコアは？", "ja"),
+        ("漢字とかな", "ja"),
+        ("컴포저의 점수는 무엇입니까?", "ko"),
+        ("70.2%", "en"),
+    ],
+)
+def test_detect_language(text: str, language: str) -> None:
+    assert detect_language(text) == language
