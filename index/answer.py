@@ -46,20 +46,27 @@ _META = re.compile(
     r"|when (was|is) (this|the) (article|post) (published|written|posted)|publication date)",
     re.IGNORECASE,
 )
-_ARTICLE_WORD = re.compile(r"(文章|本文|这篇|全文|article|post|text|this)", re.IGNORECASE)
+_ARTICLE_WORD = re.compile(r"(文章|本文|这篇|全文|\b(?:article|post|text|this|it)\b)", re.IGNORECASE)
+
+
+def _only(pattern: re.Pattern[str], question: str) -> bool:
+    """The pattern matches and nothing else is asked: no content words remain once the match and
+    words for 'the article' are removed ('Cursor 的 CEO 说了什么？' is about the CEO)."""
+    if not pattern.search(question):
+        return False
+    rest = _ARTICLE_WORD.sub(" ", pattern.sub(" ", question))
+    return not tokenize(rest)
 
 
 def is_overview_question(question: str) -> bool:
     """'这篇文章讲了什么？', 'summarize the article', 'what are the main points?'."""
-    if not _OVERVIEW.search(question):
-        return False
-    short = len(tokenize(question)) <= 3
-    return short or bool(_ARTICLE_WORD.search(question))
+    return _only(_OVERVIEW, question)
 
 
 def is_meta_question(question: str) -> bool:
-    """Questions about the article itself: who wrote it, its title, when it was published."""
-    return bool(_META.search(question))
+    """Questions about the article itself: who wrote it, its title, when it was published
+    (not 'who is the author of Kimi K2.5?')."""
+    return _only(_META, question)
 
 
 def _header_citation(stored: StoredIndex, doc_id: str, title: str, n: int) -> Citation | None:

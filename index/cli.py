@@ -28,19 +28,26 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see --help)\n")
 
 
-def _parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument(
-        "--index", type=Path, metavar="DIR", help="index folder (default: settings, var/index)"
+def _common_options(parser: argparse.ArgumentParser, default: object) -> None:
+    parser.add_argument(
+        "--index", type=Path, metavar="DIR", default=default, help="index folder (default: settings, var/index)"
     )
-    common.add_argument(
-        "--corpus", type=Path, metavar="DIR", help="corpus folder (default: settings, corpus)"
+    parser.add_argument(
+        "--corpus", type=Path, metavar="DIR", default=default, help="corpus folder (default: settings, corpus)"
     )
-    common.add_argument(
-        "--model", metavar="NAME", help="embedding model (default: bundled multilingual-e5-small)"
+    parser.add_argument(
+        "--model", metavar="NAME", default=default, help="embedding model (default: bundled multilingual-e5-small)"
     )
 
+
+def _parser() -> argparse.ArgumentParser:
+    # The common options work before or after the command; after it, unset ones must not
+    # overwrite what was given before it, hence SUPPRESS there.
+    common = argparse.ArgumentParser(add_help=False)
+    _common_options(common, argparse.SUPPRESS)
+
     parser = _Parser(prog="python -m index", description="Index the article and answer questions about it.")
+    _common_options(parser, None)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     build = sub.add_parser("build", parents=[common], help="build or incrementally rebuild the index")

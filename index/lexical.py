@@ -326,10 +326,11 @@ class LexicalIndex:
 
         self.doc_tokens = [tokenize(t) for t in texts]
         self.vocabulary = frozenset(t for tokens in self.doc_tokens for t in tokens)
-        self._bm25 = bm25s.BM25()
-        # bm25s needs one non-empty document; a corpus of only stopwords is still searchable.
-        self._bm25.index([tokens or ["\x00"] for tokens in self.doc_tokens], show_progress=False)
         self._size = len(texts)
+        self._bm25 = bm25s.BM25()
+        if self._size:  # bm25s can't index nothing; scores() answers for an empty index
+            # a document of only stopwords still needs a token
+            self._bm25.index([tokens or ["\x00"] for tokens in self.doc_tokens], show_progress=False)
 
     def scores(self, query_tokens: list[str]) -> np.ndarray:
         known = [t for t in query_tokens if t in self.vocabulary]

@@ -16,6 +16,7 @@ import os
 import shutil
 import time
 import uuid
+import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -164,7 +165,13 @@ def current_version(index_dir: Path) -> str | None:
         name = (index_dir / CURRENT).read_text(encoding="utf-8").strip()
     except (FileNotFoundError, NotADirectoryError):
         return None
-    return name or None
+    except (UnicodeDecodeError, IsADirectoryError, PermissionError) as error:
+        raise IndexLoadError(f"{index_dir / CURRENT} is unreadable ({type(error).__name__}); {BUILD_HINT}") from None
+    if not name:
+        return None
+    if "/" in name or name.startswith("."):
+        raise IndexLoadError(f"{index_dir / CURRENT} does not name a version ({name[:40]!r}); {BUILD_HINT}")
+    return name
 
 
 def _write_jsonl(path: Path, rows: list[BaseModel]) -> None:
@@ -276,6 +283,7 @@ def load_version(path: Path, expected_embedder: str | None = None) -> StoredInde
         UnicodeDecodeError,
         KeyError,
         EOFError,
+        zipfile.BadZipFile,
     ) as error:
         raise IndexLoadError(f"index at {path} is corrupt ({_first(error)}); {BUILD_HINT}") from None
     problems = []

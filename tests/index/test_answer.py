@@ -173,11 +173,6 @@ def test_question_kinds(question: str, overview: bool, meta: bool) -> None:
     assert answers.is_meta_question(question) is meta
 
 
-@pytest.mark.xfail(
-    reason="'说了什么' / 'what does the article say' / 'who is the author' match the overview and metadata "
-    "patterns even when the question is about someone or something in the article",
-    strict=True,
-)
 @pytest.mark.parametrize(
     "question",
     ["Cursor 的 CEO 说了什么？", "马斯克说了什么？", "What does the article say about pricing?",

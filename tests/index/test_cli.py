@@ -281,12 +281,6 @@ def test_chat(runs: Runs) -> None:
     assert "Sources / 出处" in out
 
 
-@pytest.mark.xfail(
-    reason="--index/--corpus/--model are only accepted after the command: "
-    "`python -m index --index DIR stats` is an argparse error",
-    raises=SystemExit,
-    strict=True,
-)
 def test_common_options_before_the_command(built_index, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
     assert main(["--index", str(built_index.index_dir), "stats"]) == 0
     assert current_version(built_index.index_dir) in capsys.readouterr().out

@@ -68,12 +68,6 @@ def test_bm25_scores_the_chunk_that_shares_terms() -> None:
     assert "价格" in index.vocabulary
 
 
-@pytest.mark.xfail(
-    reason="LexicalIndex([]) raises ValueError inside bm25s although scores() handles an empty index; "
-    "a corpus whose only document is an END mark builds an index of zero chunks, and then "
-    "`python -m index search` fails with a traceback",
-    strict=True,
-)
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
 def test_an_empty_lexical_index_scores_nothing() -> None:
     index = LexicalIndex([])

@@ -118,11 +118,6 @@ def test_a_broken_index_fails_with_the_fix_named(index_copy, breakage: str) -> N
     assert "\n" not in message
 
 
-@pytest.mark.xfail(
-    reason="a truncated background.npz raises zipfile.BadZipFile, which load_version does not catch "
-    "(not IndexLoadError: a traceback instead of the fix)",
-    strict=True,
-)
 def test_truncated_background_file(index_copy) -> None:  # type: ignore[no-untyped-def]
     path = _version_dir(index_copy.index_dir) / BACKGROUND
     _truncate(path, path.stat().st_size // 2)
@@ -136,11 +131,6 @@ def test_current_naming_a_missing_version(index_copy) -> None:  # type: ignore[n
         load_current(index_copy.index_dir)
 
 
-@pytest.mark.xfail(
-    reason="current_version() lets UnicodeDecodeError out of a corrupt CURRENT file (not IndexLoadError): "
-    "the CLI prints a traceback, and `build --force` itself crashes on it",
-    strict=True,
-)
 def test_corrupt_current_pointer(index_copy) -> None:  # type: ignore[no-untyped-def]
     (index_copy.index_dir / "CURRENT").write_bytes(b"\xff\xfe\x00\x01")
     with pytest.raises(IndexLoadError, match=FIX):
