@@ -1,0 +1,194 @@
+"""Generative answers through the real bot process: FakeDiscord on one side, FakeOpenAI (a local
+OpenAI-compatible server with scripted replies) on the other, both on 127.0.0.1.
+
+The module has its own bot, started with LLM_BASE_URL pointing at the fake's /v1 (the harness
+strips LLM_* from the inherited environment, so they are passed explicitly). Each test scripts the
+fake, asks with /ask and checks the answer edit, and what the fake received: a verified reply is
+shown with renumbered [n] markers and one citation field per marker; a failing endpoint or an
+uncited reply falls back to the extractive answer, and the bot carries on."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.harness import BotUnderTest, assert_never_pings, custom_ids, embed_text, spawn_bot
+from tests.fakeopenai import FakeOpenAI, RecordedRequest, Reply
+
+QUESTION = "What is Composer 2.5's SWE-bench Verified score?"
+GENERATED = "Composer 2.5 scores 70.2% on SWE-bench Verified [1]."
+CHINESE_QUOTE = "70.2%（最高 75.6%）"  # the article's table row, quoted by the extractive answer
+SECTION = "三、性能怎么样？值不值"
+MODEL = "fake-model"
+API_KEY = "e2e-llm-key"
+# Generous for a local fake that answers in milliseconds, small enough that a hung request
+# could not stall the module; no test waits for them to expire.
+LLM_ENV = {"LLM_MODEL": MODEL, "LLM_API_KEY": API_KEY, "LLM_TIMEOUT": "5", "LLM_DEADLINE": "10"}
+PASSAGE = re.compile(r'<passage n="(\d+)" section="([^"]*)">\n(.*?)\n</passage>', re.DOTALL)
+
+
+# -- the module's servers and bot --------------------------------------------------------------
+@pytest.fixture(scope="module")
+def llm() -> Iterator[FakeOpenAI]:
+    # Unscripted requests fail loudly (and the bot falls back): every test scripts what it needs.
+    with FakeOpenAI(default=Reply.error(503, "not scripted")) as fake:
+        yield fake
+
+
+@pytest.fixture(scope="module")
+def bot(llm: FakeOpenAI, e2e_index: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[BotUnderTest]:
+    """Overrides conftest's shared ``bot``: this one generates through ``llm``."""
+    bot = spawn_bot(e2e_index, tmp_path_factory.mktemp("bot-llm"), {"LLM_BASE_URL": llm.base_url, **LLM_ENV})
+    try:
+        bot.wait_ready()
+    except BaseException:
+        bot.stop()
+        raise
+    yield bot
+    code = bot.stop()
+    assert code == 0, f"the bot exited with {code}\n{bot.log_tail()}"
+
+
+@pytest.fixture
+def fresh(llm: FakeOpenAI) -> FakeOpenAI:
+    """The fake with no script and no recorded requests (the previous test's answer is complete)."""
+    llm.reset()
+    return llm
+
+
+# -- helpers -------------------------------------------------------------------------------------
+def _ask(bot: BotUnderTest, user: str) -> dict:
+    """``/ask QUESTION`` as ``user``: the answer's single embed."""
+    _, _, edit = bot.ask(QUESTION, user=bot.user(user))
+    embeds = edit.json.get("embeds") or []
+    assert len(embeds) == 1, f"expected one answer embed: {edit.json}"
+    assert edit.json["allowed_mentions"]["parse"] == []
+    return edit.json
+
+
+def _chat_requests(llm: FakeOpenAI) -> list[RecordedRequest]:
+    return [r for r in llm.requests if r.method == "POST" and r.path == "/v1/chat/completions"]
+
+
+def _passages(request: RecordedRequest) -> dict[int, tuple[str, str]]:
+    """The passages of the prompt the bot sent: number → (section, text), unescaped."""
+    user = request.json["messages"][1]["content"]
+    return {int(n): (html.unescape(s), html.unescape(t)) for n, s, t in PASSAGE.findall(user)}
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _field(embed: dict, n: int) -> dict:
+    fields = [f for f in embed.get("fields") or [] if f["name"].startswith(f"[{n}] ")]
+    assert len(fields) == 1, f"expected one citation field [{n}]: {embed.get('fields')}"
+    return fields[0]
+
+
+def _assert_cites(field: dict, passage: tuple[str, str]) -> None:
+    """The citation field quotes the passage it stands for."""
+    section, text = passage
+    assert field["name"].split(" ", 1)[1].startswith(section), (field["name"], section)
+    assert _flat(field["value"].rstrip("…"))[:40] in _flat(text), (field["value"], text)
+
+
+# -- tests -----------------------------------------------------------------------------------------
+def test_a_cited_reply_is_the_answer_with_its_citation(bot: BotUnderTest, fresh: FakeOpenAI) -> None:
+    fresh.script(Reply.text(GENERATED))
+    payload = _ask(bot, "llm-asker")
+    embed = payload["embeds"][0]
+
+    # What the user sees: the model's English sentence, its [1] marker, one citation field.
+    assert embed["title"] == QUESTION
+    assert embed["description"] == GENERATED
+    assert [f["name"].split(" ", 1)[0] for f in embed["fields"]] == ["[1]"], embed["fields"]
+    cited = _field(embed, 1)
+    assert SECTION in cited["name"] and "¶26" in cited["name"], cited
+    assert "70.2%" in cited["value"]
+    assert "Kate" in embed["footer"]["text"]
+    assert [i.split(":")[1] for i in custom_ids(payload)] == ["up", "down"]
+
+    # What the model was sent: one chat completion, system rules first, then the passages
+    # (delimited, numbered) and the question; the configured model and key.
+    (request,) = _chat_requests(fresh)
+    assert len(fresh.requests) == 1
+    body = request.json
+    assert body["model"] == MODEL
+    assert [m["role"] for m in body["messages"]] == ["system", "user"]
+    assert "numbered passages" in body["messages"][0]["content"]
+    user = body["messages"][1]["content"]
+    assert user.index("<passages>") < user.index('<passage n="1"') < user.index("</passages>")
+    assert user.index("</passages>") < user.index(f"<question>\n{QUESTION}\n</question>")
+    assert request.headers.get("Authorization") == f"Bearer {API_KEY}"
+    passages = _passages(request)
+    assert passages and sorted(passages) == list(range(1, len(passages) + 1)), sorted(passages)
+    assert "70.2%" in passages[1][1], "the reply cites [1]: passage 1 of the prompt must hold the score"
+    _assert_cites(cited, passages[1])
+
+    # What the bot stored is the generated answer too; the key never reaches the log.
+    row = bot.wait_answer_stored(custom_ids(payload)[0].split(":")[2])
+    assert row["answer"] == GENERATED and row["question"] == QUESTION
+    assert API_KEY not in bot.log()
+
+
+def test_markers_are_renumbered_in_order_of_appearance(bot: BotUnderTest, fresh: FakeOpenAI) -> None:
+    """The model cites passages 3 and 1 (in that order): the user sees [1] and [2], and each field
+    quotes the passage its marker stood for in the prompt."""
+    fresh.script(Reply.text("Composer 2.5 builds on an open model [3]. It scores 70.2% on SWE-bench Verified [1]."))
+    embed = _ask(bot, "renumber-asker")["embeds"][0]
+
+    expected = "Composer 2.5 builds on an open model [1]. It scores 70.2% on SWE-bench Verified [2]."
+    assert embed["description"] == expected
+    assert [f["name"].split(" ", 1)[0] for f in embed["fields"]] == ["[1]", "[2]"], embed["fields"]
+    (request,) = _chat_requests(fresh)
+    passages = _passages(request)
+    assert len(passages) >= 3, f"the prompt has {len(passages)} passages"
+    _assert_cites(_field(embed, 1), passages[3])
+    _assert_cites(_field(embed, 2), passages[1])
+    assert "70.2%" in _field(embed, 2)["value"]
+
+
+@pytest.mark.parametrize(
+    ("reply", "reason"),
+    [
+        pytest.param(Reply.error(500), r"http_status: HTTP 500", id="http-500"),
+        pytest.param(Reply.text("Composer 2.5 scores 70.2% on SWE-bench Verified."), r"uncited: ", id="uncited"),
+    ],
+)
+def test_a_failed_generation_falls_back_to_the_extractive_answer(
+    bot: BotUnderTest, fresh: FakeOpenAI, reply: Reply, reason: str
+) -> None:
+    fresh.script(reply)
+    log_from = len(bot.log())
+    embed = _ask(bot, f"fallback-{reason.split(':')[0]}")["embeds"][0]
+
+    # The extractive answer: the article quoted in Chinese, cited, nothing of the failed reply.
+    assert embed["description"].startswith("The article says"), embed["description"]
+    assert CHINESE_QUOTE in embed["description"] and "[1]" in embed["description"]
+    assert "Composer 2.5 scores" not in embed_text({"embeds": [embed]})
+    cited = _field(embed, 1)
+    assert SECTION in cited["name"] and "70.2%" in cited["value"], cited
+
+    # The endpoint was asked (a 500 is retried once within the deadline), one log line says why.
+    assert 1 <= len(_chat_requests(fresh)) <= 2, [r.path for r in fresh.requests]
+    bot.wait_log(rf"LLM answer unavailable \({reason}.*using the extractive answer", timeout=10, since=log_from)
+    assert bot.alive
+    assert "Traceback" not in bot.log()[log_from:], bot.log_tail()
+
+
+def test_generation_works_again_after_failures(bot: BotUnderTest, fresh: FakeOpenAI) -> None:
+    fresh.script(Reply.text(GENERATED))
+    embed = _ask(bot, "after-failure")["embeds"][0]
+    assert embed["description"] == GENERATED
+    assert len(_chat_requests(fresh)) == 1
+
+
+def test_no_message_of_the_module_could_ping(bot: BotUnderTest) -> None:
+    """Last in the module: every message-bearing request the bot made, whatever the test."""
+    assert bot.alive
+    assert_never_pings(bot.fake, at_least=5)
