@@ -15,7 +15,7 @@ from index.chunking import SECTION_SEPARATOR, Chunk, chunk_document, sentence_sp
 from index.config import IndexSettings
 from index.corpus import load_corpus
 from index.crosslingual import build_glossary
-from index.embedding import get_embedder
+from index.embedding import Embedder, get_embedder
 from index.lexical import tokenize
 from index.store import (
     ChunkerSettings,
@@ -103,6 +103,14 @@ def _is_current(
     )
 
 
+def _background_vectors(embedder: Embedder, previous: StoredIndex | None) -> np.ndarray:
+    """The background questions' vectors: the live index's when the questions are the same
+    (the embedder is, or it wouldn't have loaded), else embedded now."""
+    if previous is not None and previous.manifest.background_sha256 == background_digest():
+        return previous.background.vectors
+    return embedder.encode_queries(background_questions())
+
+
 def build_index(settings: IndexSettings, force: bool = False, progress: bool = True) -> BuildResult:
     started = time.perf_counter()
     documents = load_corpus(settings.corpus_dir)
@@ -140,10 +148,12 @@ def build_index(settings: IndexSettings, force: bool = False, progress: bool = T
     all_vectors = np.ascontiguousarray(all_vectors, dtype=np.float32)
     chunk_vectors, sentence_vectors = all_vectors[: len(chunks)], all_vectors[len(chunks) :]
 
-    background = compute_background(
-        embedder.encode_queries(background_questions()), chunk_vectors, sentence_vectors
-    )
+    background = compute_background(_background_vectors(embedder, previous), chunk_vectors, sentence_vectors)
     vector_index, kind = make_vector_index(chunk_vectors, settings.approx_threshold)
+    vocabulary = {token for chunk in chunks for token in tokenize(passage_text(chunk))}
+    vocabulary_sha256 = hashlib.sha256("\n".join(sorted(vocabulary)).encode()).hexdigest()
+    reuse = previous is not None and previous.manifest.vocabulary_sha256 == vocabulary_sha256
+    glossary = previous.glossary if reuse and previous is not None else build_glossary(vocabulary)
     seconds = time.perf_counter() - started
     manifest = Manifest(
         embedder_name=embedder.name,
@@ -158,8 +168,8 @@ def build_index(settings: IndexSettings, force: bool = False, progress: bool = T
         build_seconds=round(seconds, 3),
         reused_embeddings=len(keys) - len(missing),
         background_sha256=background_digest(),
+        vocabulary_sha256=vocabulary_sha256,
     )
-    glossary = build_glossary({token for chunk in chunks for token in tokenize(passage_text(chunk))})
     path = write_version(
         settings.index_dir,
         manifest,

@@ -73,6 +73,7 @@ class Manifest(BaseModel):
     build_seconds: float
     reused_embeddings: int
     background_sha256: str = ""  # of the background questions (background.py)
+    vocabulary_sha256: str = ""  # of the lexical vocabulary the glossary was made for
     package_version: str = __version__
 
 
