@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -113,11 +114,17 @@ class ScoredSentence:
     passage_rank: int
 
 
+@lru_cache(maxsize=65536)
+def _token_set(text: str) -> frozenset[str]:
+    """A sentence's tokens: jieba once per sentence, not once per question."""
+    return frozenset(tokenize(text))
+
+
 def lexical_overlap(question_tokens: list[str], text: str) -> float:
     """Share of the question's content tokens found in the text."""
     if not question_tokens:
         return 0.0
-    present = set(tokenize(text))
+    present = _token_set(text)
     return sum(1 for t in question_tokens if t in present) / len(question_tokens)
 
 

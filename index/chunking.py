@@ -123,7 +123,7 @@ def _classify(paragraph: Paragraph, index: int, title: str) -> Paragraph:
     elif index == 1 and len(text) <= 80 and _BYLINE_DATE.search(text):
         kind = Kind.BYLINE
     elif md:
-        kind, level = Kind.HEADING, min(len(md.group(1)), 2)
+        kind, level = Kind.HEADING, len(md.group(1))
     elif _HEADING_1.match(text):
         kind, level = Kind.HEADING, 1
     elif _HEADING_2.match(text) and len(text) <= 40:
@@ -145,17 +145,20 @@ def _heading_label(paragraph: Paragraph) -> str:
 def sections(paragraphs: Iterable[Paragraph], title: str) -> list[_Block]:
     """Group paragraphs into blocks by their section path; the title and byline form their own."""
     blocks: list[_Block] = []
-    path: list[str] = []
+    path: list[tuple[int, str]] = []  # open headings, outermost first: (level, label)
     for paragraph in paragraphs:
         if paragraph.kind is Kind.END:
             continue
         if paragraph.kind in (Kind.TITLE, Kind.BYLINE):
             section = title
         elif paragraph.kind is Kind.HEADING:
-            path = [*path[: paragraph.level - 1], _heading_label(paragraph)]
-            section = SECTION_SEPARATOR.join(path)
+            # a heading closes every open heading at its level or deeper (## after ### is a sibling)
+            while path and path[-1][0] >= paragraph.level:
+                path.pop()
+            path.append((paragraph.level, _heading_label(paragraph)))
+            section = SECTION_SEPARATOR.join(label for _, label in path)
         else:
-            section = SECTION_SEPARATOR.join(path) or title
+            section = SECTION_SEPARATOR.join(label for _, label in path) or title
         header = paragraph.kind in (Kind.TITLE, Kind.BYLINE)
         if not blocks or blocks[-1].section != section or header != _is_header(blocks[-1]):
             blocks.append(_Block(section))
@@ -192,7 +195,9 @@ def _line_sentences(line: str, offset: int) -> Iterator[Span]:
             stack.append(_OPENERS[ch])
         elif stack and ch == stack[-1]:
             stack.pop()
-        elif not stack and (ch in _CJK_END or (ch in _LATIN_END and (i + 1 == n or line[i + 1] == " "))):
+        elif not stack and (
+            ch in _CJK_END or (ch in _LATIN_END and (i + 1 == n or line[i + 1] == " ") and not _abbreviation(line, i))
+        ):
             j = i + 1
             while j < n and (line[j] in _CJK_END or line[j] in _LATIN_END or line[j] in _CLOSERS):
                 j += 1
@@ -201,6 +206,22 @@ def _line_sentences(line: str, offset: int) -> Iterator[Span]:
             continue
         i += 1
     yield from _trimmed(line, start, n, offset)
+
+
+_ABBREVIATIONS = frozenset(
+    ["e.g", "i.e", "etc", "vs", "cf", "mr", "mrs", "ms", "dr", "prof", "inc", "ltd", "co", "fig", "no", "st", "approx"]
+)
+
+
+def _abbreviation(line: str, i: int) -> bool:
+    """A period that ends 'e.g.', 'etc.', 'Dr.' or an initial ('J. Smith') ends no sentence."""
+    if line[i] != ".":
+        return False
+    j = i
+    while j > 0 and (line[j - 1].isalpha() or line[j - 1] == "."):
+        j -= 1
+    word = line[j:i].lower()
+    return word in _ABBREVIATIONS or (len(word) == 1 and word.isalpha() and i + 1 < len(line))
 
 
 def _trimmed(line: str, start: int, end: int, offset: int) -> Iterator[Span]:
@@ -216,7 +237,12 @@ def _units(block: _Block, text: str, size: int) -> list[_Unit]:
     units: list[_Unit] = []
     glue_next = False
     for paragraph in block.paragraphs:
-        if paragraph.kind is Kind.TABLE and units and units[-1].paragraphs and _is_table(block, units[-1]):
+        if (
+            paragraph.kind is Kind.TABLE
+            and units
+            and _is_table(block, units[-1])
+            and paragraph.end - units[-1].start <= 2 * size  # a long table breaks between rows
+        ):
             glue = True
         else:
             glue = glue_next or (
@@ -233,11 +259,33 @@ def _units(block: _Block, text: str, size: int) -> list[_Unit]:
             last = units.pop()
             merged = _Unit(last.start, new[0].end, [*last.paragraphs, paragraph.number])
             new = [merged, *new[1:]]
-        units.extend(new)
+        units.extend(piece for unit in new for piece in _bounded(unit, text, size))
         glue_next = paragraph.kind is Kind.HEADING or paragraph.text.endswith(("：", ":"))
         glue_next = glue_next or paragraph.kind in (Kind.TITLE,)
     del text
     return units
+
+
+_BREAKS = "，、；,; \t"
+
+
+def _bounded(unit: _Unit, text: str, size: int) -> list[_Unit]:
+    """A unit longer than twice the target (a sentence with no terminator) cut into pieces of
+    about the target size, at a comma or a space when there is one."""
+    if unit.size <= 2 * size or len(unit.paragraphs) > 1:
+        return [unit]
+    pieces = []
+    start = unit.start
+    while unit.end - start > 2 * size:
+        window = text[start : start + size]
+        cut = max(window.rfind(ch) for ch in _BREAKS)
+        end = start + (cut + 1 if cut > size // 2 else size)
+        pieces.append(_Unit(start, end, unit.paragraphs, sentence_level=True))
+        start = end
+        while start < unit.end and text[start] == " ":
+            start += 1
+    pieces.append(_Unit(start, unit.end, unit.paragraphs, sentence_level=True))
+    return [p for p in pieces if p.end > p.start]
 
 
 def _is_table(block: _Block, unit: _Unit) -> bool:
@@ -262,10 +310,7 @@ def _pack(units: list[_Unit], size: int, overlap: int) -> list[_Unit]:
                 if tail and unit.end - tail[0].start <= size * 2:
                     carried = tail
             chunks.append([*carried, unit])
-    return [
-        _Unit(group[0].start, group[-1].end, sorted({p for u in group for p in u.paragraphs}))
-        for group in chunks
-    ]
+    return [_Unit(group[0].start, group[-1].end, sorted({p for u in group for p in u.paragraphs})) for group in chunks]
 
 
 def chunk_document(doc_id: str, text: str, title: str = "", size: int = 220, overlap: int = 0) -> list[Chunk]:

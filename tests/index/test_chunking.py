@@ -220,11 +220,6 @@ def test_long_paragraph_without_terminators_is_kept_exactly() -> None:
     assert "".join(c.text for c in chunks if c.paragraphs == [2]) == long
 
 
-@pytest.mark.xfail(
-    reason="chunk size is unbounded: a paragraph with no sentence terminator, or a long table, becomes "
-    "one chunk of any length (the embedder reads only its first 512 tokens)",
-    strict=True,
-)
 @pytest.mark.parametrize(
     "body",
     [
@@ -249,11 +244,6 @@ def test_markdown_headings_make_sections() -> None:
     assert all(text[c.start : c.end] == c.text for c in chunks)
 
 
-@pytest.mark.xfail(
-    reason="Markdown levels are clamped to 2 and the path is cut by level: a '##' heading after a '###' "
-    "one is nested under the previous '##' ('Setup › Usage' instead of 'Usage')",
-    strict=True,
-)
 def test_markdown_sibling_heading_after_a_deeper_one() -> None:
     text = "# Guide\n\n## Setup\n\nInstall it.\n\n### Linux\n\nUse apt.\n\n## Usage\n\nRun it.\n"
     chunks = chunk_document("guide", text, title="Guide")
@@ -301,7 +291,6 @@ def test_latin_sentences_split_at_a_period_and_space_only() -> None:
     ]
 
 
-@pytest.mark.xfail(reason="an abbreviation such as 'e.g.' ends a sentence", strict=True)
 def test_abbreviations_do_not_end_a_sentence() -> None:
     text = "Some models, e.g. Kimi K2.5, are open. Others are not."
     sentences = [text[s.start : s.end] for s in sentence_spans(text)]
