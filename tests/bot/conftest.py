@@ -1,17 +1,16 @@
-"""Shared fixtures: one real index built from corpus/ per session, and a real Engine over it."""
+"""Bot test fixtures: a clean environment, and the session index (tests/conftest.py) under its bot names."""
 
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
 
+from tests.index.support import copy_index
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-REPO = Path(__file__).resolve().parents[2]
-CORPUS = REPO / "corpus"
 
 
 @pytest.fixture(autouse=True)
@@ -24,30 +23,13 @@ def _clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="session")
-def index_settings(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    from index.build import build_index
-    from index.config import IndexSettings
-
-    root = tmp_path_factory.mktemp("index")
-    settings = IndexSettings(corpus_dir=CORPUS, index_dir=root / "index")
-    build_index(settings, progress=False)
-    return settings
-
-
-@pytest.fixture(scope="session")
-def engine(index_settings):  # type: ignore[no-untyped-def]
-    from index.engine import Engine
-
-    engine = Engine(index_settings)
-    engine.snapshot  # noqa: B018 -- load once for the session
-    return engine
+def index_settings(built_index):  # type: ignore[no-untyped-def]
+    """The session index of corpus/ (tests/conftest.py), under the name these tests use.
+    ``engine`` comes from tests/conftest.py too: one build and one model load per session."""
+    return built_index
 
 
 @pytest.fixture
 def index_copy(index_settings, tmp_path: Path):  # type: ignore[no-untyped-def]
     """A private copy of the corpus and the built index, for tests that rebuild or break it."""
-    corpus = tmp_path / "corpus"
-    shutil.copytree(index_settings.corpus_dir, corpus)
-    index_dir = tmp_path / "index"
-    shutil.copytree(index_settings.index_dir, index_dir)
-    return index_settings.model_copy(update={"corpus_dir": corpus, "index_dir": index_dir})
+    return copy_index(index_settings, tmp_path)
