@@ -79,6 +79,9 @@ def test_mention_gets_a_reply_and_a_reply_to_it_follows_up(bot: BotUnderTest) ->
     assert embed["title"] == VERIFIED_ZH and "70.2%" in embed["description"]
     answer_message = first.response
     assert bot.fake.message(answer_message["id"])["type"] == 19  # a reply
+    # The bot records which question an answer message belongs to right after sending it; a
+    # person can't reply within those milliseconds, so the test doesn't either.
+    bot.wait_answer_stored(custom_ids(first.json)[0].split(":")[2])
 
     # A reply to the bot's answer (Discord's default reply pings the author: the bot) is a
     # follow-up: "Multilingual" alone is read in the context of the first question.
