@@ -82,7 +82,7 @@ def test_rate_limited_answer_is_delivered_after_the_wait(bot: BotUnderTest) -> N
     assert [r.status for r in edits] == [429, 200]
     assert edits[1].t - edits[0].t >= 0.45, "retried before Retry-After"
     assert "70.2%" in embed_text(edit.json)
-    assert "rate limited" in bot.log()
+    bot.wait_log("rate limited")
 
 
 def test_server_error_on_the_answer_is_retried_and_logged(bot: BotUnderTest) -> None:
@@ -92,7 +92,7 @@ def test_server_error_on_the_answer_is_retried_and_logged(bot: BotUnderTest) -> 
     edits = [r for r in bot.fake.interaction_responses(interaction) if r.method == "PATCH"]
     assert [r.status for r in edits] == [500, 200], "a 500 is retried once (by discord.py)"
     assert "70.2%" in embed_text(edit.json)
-    assert re.search(r"Discord answered HTTP 500 to PATCH /api/v10/webhooks/\d+/\*\*\*/messages/@original", bot.log())
+    bot.wait_log(r"Discord answered HTTP 500 to PATCH /api/v10/webhooks/\d+/\*\*\*/messages/@original")
     assert interaction["token"] not in bot.log(), "the interaction token was logged"
     _answered(bot, user="after-500")
 
@@ -110,7 +110,7 @@ def test_server_error_discord_py_does_not_retry_is_retried_by_the_bot_and_logged
     ]
     assert [r.status for r in attempts] == [503, 200]
     assert "70.2%" in embed_text(reply.json)
-    assert re.search(rf"reply to message {question['id']} failed \(attempt 1\): HTTP 503", bot.log())
+    bot.wait_log(rf"reply to message {question['id']} failed \(attempt 1\): HTTP 503")
     _answered(bot, user="after-503")
 
 
