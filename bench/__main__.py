@@ -38,8 +38,13 @@ def _parser() -> argparse.ArgumentParser:
     for name in BENCHMARKS:
         module = _module(name)
         p = sub.add_parser(name, help=(module.__doc__ or name).strip().splitlines()[0])
-        p.add_argument("--results", type=Path, default=RESULTS_DIR, metavar="DIR",
-                       help=f"where the JSON reports go (default {RESULTS_DIR})")
+        p.add_argument(
+            "--results",
+            type=Path,
+            default=RESULTS_DIR,
+            metavar="DIR",
+            help=f"where the JSON reports go (default {RESULTS_DIR})",
+        )
         module.add_arguments(p)
     p = sub.add_parser("all", help="every benchmark with its default options")
     p.add_argument("--results", type=Path, default=RESULTS_DIR, metavar="DIR")
@@ -51,8 +56,11 @@ def _parser() -> argparse.ArgumentParser:
 def print_latest(results: Path) -> None:
     latest = json.loads((results / LATEST).read_text(encoding="utf-8"))
     m = latest["machine"]
-    print(f"Machine: {m['cores']} cores ({m['cpu_model']}), {m['memory_gib']} GiB, Python {m['python']}, "
-          + ", ".join(f"{k} {v}" for k, v in m["packages"].items()) + "\n")
+    print(
+        f"Machine: {m['cores']} cores ({m['cpu_model']}), {m['memory_gib']} GiB, Python {m['python']}, "
+        + ", ".join(f"{k} {v}" for k, v in m["packages"].items())
+        + "\n"
+    )
     for name, report in latest["benchmarks"].items():
         if name in BENCHMARKS:
             when = report["machine"]["date"]

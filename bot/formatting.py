@@ -225,14 +225,8 @@ def nearest_sections_label(language: str) -> str:
 def answer_spec(result: AskResult) -> EmbedSpec:
     """The answer (with its [n] markers) as the description, one field per citation."""
     fields = [(citation_name(c), citation_value(c)) for c in result.citations]
-    if (
-        result.abstained
-        and result.nearest_sections
-        and not all(s in result.answer for s in result.nearest_sections)
-    ):
-        fields.append(
-            (nearest_sections_label(result.language), "\n".join(f"• {s}" for s in result.nearest_sections))
-        )
+    if result.abstained and result.nearest_sections and not all(s in result.answer for s in result.nearest_sections):
+        fields.append((nearest_sections_label(result.language), "\n".join(f"• {s}" for s in result.nearest_sections)))
     return EmbedSpec(
         title=result.question,
         description=result.answer,
@@ -255,11 +249,7 @@ def answer_text(result: AskResult) -> list[str]:
         for c in result.citations:
             lines.append(f"**{citation_name(c)}**")
             lines.append(f"> {truncate(' '.join(c.quote.split()), 600)}")
-    elif (
-        result.abstained
-        and result.nearest_sections
-        and not all(s in result.answer for s in result.nearest_sections)
-    ):
+    elif result.abstained and result.nearest_sections and not all(s in result.answer for s in result.nearest_sections):
         lines.append(f"{nearest_sections_label(result.language)}: " + "；".join(result.nearest_sections))
     footer = article_footer(result.sources, [c.doc_id for c in result.citations])
     if footer:

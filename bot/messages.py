@@ -18,9 +18,7 @@ def cooldown(lang: str, retry_after: float, count: int, seconds: float, now: flo
     window = _seconds(seconds)
     if _zh(lang):
         return f"你提问有点快了（每 {window} 最多 {count} 个问题）。请在 {wait} 秒后（<t:{at}:R>）再试。"
-    return (
-        f"You're asking quickly (at most {count} questions per {window}). Try again in {wait} s (<t:{at}:R>)."
-    )
+    return f"You're asking quickly (at most {count} questions per {window}). Try again in {wait} s (<t:{at}:R>)."
 
 
 def _seconds(seconds: float) -> str:
@@ -62,11 +60,7 @@ def channel_not_allowed(lang: str, channel_ids: list[int]) -> str:
     where = " ".join(f"<#{c}>" for c in channel_ids[:10])
     if _zh(lang):
         return f"我不在这个频道回答问题。请到这些频道提问：{where}" if where else "我不在这个频道回答问题。"
-    return (
-        f"I don't answer in this channel. Please ask in: {where}"
-        if where
-        else "I don't answer in this channel."
-    )
+    return f"I don't answer in this channel. Please ask in: {where}" if where else "I don't answer in this channel."
 
 
 def went_wrong(lang: str) -> str:
@@ -96,9 +90,7 @@ def feedback_failed(lang: str) -> str:
 def not_admin(lang: str) -> str:
     if _zh(lang):
         return "只有拥有「管理服务器」权限的成员或配置里的管理员才能重建索引。"
-    return (
-        "Only members with Manage Server, or the admins listed in the bot's settings, can rebuild the index."
-    )
+    return "Only members with Manage Server, or the admins listed in the bot's settings, can rebuild the index."
 
 
 def reindex_busy(lang: str) -> str:

@@ -194,9 +194,7 @@ def render_sentence(stored: StoredIndex, sentence: Sentence) -> str:
     names = [c.strip() for c in header.split("\t")]
     if len(names) != len(cells):
         return " | ".join(cells)
-    return f"{cells[0]}：" + "；".join(
-        f"{name} {cell}" for name, cell in zip(names[1:], cells[1:], strict=True)
-    )
+    return f"{cells[0]}：" + "；".join(f"{name} {cell}" for name, cell in zip(names[1:], cells[1:], strict=True))
 
 
 def pick_sentences(stored: StoredIndex, ranked: list[ScoredSentence], params: AnswerParams) -> list[int]:
@@ -209,9 +207,14 @@ def pick_sentences(stored: StoredIndex, ranked: list[ScoredSentence], params: An
     chunk = stored.sentences[best].chunk
     text = stored.sentence_text(stored.sentences[best])
     following = best + 1
-    if (_LEAD_IN.search(text) or len(text) < params.extend_below) and following < len(stored.sentences):
-        same_doc = stored.chunks[stored.sentences[following].chunk].doc_id == stored.chunks[chunk].doc_id
-        if same_doc and not is_heading(stored, following):
+    lead_in = bool(_LEAD_IN.search(text))
+    if (lead_in or len(text) < params.extend_below) and following < len(stored.sentences):
+        next_chunk = stored.sentences[following].chunk
+        # Past the passage only to finish a lead-in ("提了个醒：" → "第一，…"): a short sentence is
+        # otherwise complete, and the next passage (often a new section's heading) would be cited
+        # for nothing.
+        same_doc = stored.chunks[next_chunk].doc_id == stored.chunks[chunk].doc_id
+        if same_doc and (lead_in or next_chunk == chunk) and not is_heading(stored, following):
             return [best, following]
     score = {s.sentence: s.score for s in ranked}
     same_chunk = [i for i in (best - 1, best + 1) if i in score and stored.sentences[i].chunk == chunk]
@@ -321,11 +324,7 @@ def overview(stored: StoredIndex, language: str) -> tuple[str, list[Citation]]:
             n = len(citations) + 1
             citations.append(citation_for(stored, n, stored.sentences[best]))
             lines.append(f"• {section}：{render_sentence(stored, stored.sentences[best])} [{n}]")
-    intro = (
-        "这篇文章的要点："
-        if language == "zh"
-        else "The article's outline (quoted from the Chinese original):"
-    )
+    intro = "这篇文章的要点：" if language == "zh" else "The article's outline (quoted from the Chinese original):"
     return intro + "\n" + "\n".join(lines), citations
 
 

@@ -43,9 +43,7 @@ def compute_background(
     question_vectors: np.ndarray, chunk_vectors: np.ndarray, sentence_vectors: np.ndarray, k: int = NEIGHBOURS
 ) -> Background:
     languages = ["zh" if detect_language(q) == "zh" else "en" for q in background_questions()]
-    by_language = {
-        lang: question_vectors[[i for i, x in enumerate(languages) if x == lang]] for lang in BIAS_LANGUAGES
-    }
+    by_language = {lang: question_vectors[[i for i, x in enumerate(languages) if x == lang]] for lang in BIAS_LANGUAGES}
     top = (question_vectors @ chunk_vectors.T).max(axis=1) if len(chunk_vectors) else np.zeros(len(languages))
     return Background(
         vectors=question_vectors,

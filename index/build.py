@@ -123,15 +123,11 @@ def build_index(settings: IndexSettings, force: bool = False, progress: bool = T
     chunks = [
         chunk
         for doc in documents
-        for chunk in chunk_document(
-            doc.doc_id, doc.text, doc.meta.title, settings.chunk_size, settings.chunk_overlap
-        )
+        for chunk in chunk_document(doc.doc_id, doc.text, doc.meta.title, settings.chunk_size, settings.chunk_overlap)
     ]
     sentences = chunk_sentences(chunks)
     if not force and _is_current(previous, corpus, chunks, sentences):
-        return BuildResult(
-            None, len(documents), len(chunks), len(sentences), 0, 0, time.perf_counter() - started
-        )
+        return BuildResult(None, len(documents), len(chunks), len(sentences), 0, 0, time.perf_counter() - started)
 
     texts = [("passage", passage_text(c)) for c in chunks]
     texts += [

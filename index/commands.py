@@ -32,9 +32,7 @@ def stats(args: argparse.Namespace, settings: IndexSettings) -> int:
     try:
         manifest = Manifest.model_validate_json((path / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
-        raise IndexLoadError(
-            f"cannot read {path / MANIFEST} ({error}); run `python -m index build --force`"
-        ) from None
+        raise IndexLoadError(f"cannot read {path / MANIFEST} ({error}); run `python -m index build --force`") from None
     size = sum(f.stat().st_size for f in path.iterdir() if f.is_file())
     print(f"index      {path}")
     print(
@@ -68,9 +66,7 @@ def chunks(args: argparse.Namespace, settings: IndexSettings) -> int:
     for doc in documents:
         if args.doc and doc.doc_id != args.doc:
             continue
-        for chunk in chunk_document(
-            doc.doc_id, doc.text, doc.meta.title, settings.chunk_size, settings.chunk_overlap
-        ):
+        for chunk in chunk_document(doc.doc_id, doc.text, doc.meta.title, settings.chunk_size, settings.chunk_overlap):
             if args.json:
                 print_json(chunk.model_dump())
             else:
@@ -213,9 +209,7 @@ def _compare(questions: list, settings: IndexSettings, args: argparse.Namespace)
         engine = Engine(variant)
         texts = {c.chunk_id: c.text for c in engine.snapshot.stored.chunks}
         for mode in ("dense", "lexical", "hybrid"):
-            report = evaluate(
-                questions, lambda q, e=engine, m=mode: e.ask(q, args.k, mode=m), texts.__getitem__
-            )
+            report = evaluate(questions, lambda q, e=engine, m=mode: e.ask(q, args.k, mode=m), texts.__getitem__)
             results[f"{model} {mode}"] = report.model_dump()
             rows += [(f"{model.split(':')[-1]} {mode}", lang, m) for lang, m in report.by_language.items()]
     if args.json:
@@ -227,11 +221,7 @@ def _compare(questions: list, settings: IndexSettings, args: argparse.Namespace)
 
 def chat(args: argparse.Namespace, settings: IndexSettings) -> int:
     engine = _engine(settings, llm=None)
-    title = (
-        engine.snapshot.stored.manifest.documents[0].meta.title
-        if engine.snapshot.stored.manifest.documents
-        else ""
-    )
+    title = engine.snapshot.stored.manifest.documents[0].meta.title if engine.snapshot.stored.manifest.documents else ""
     print(f"Ask about “{title}” in Chinese or English. 输入问题；exit / Ctrl-D 退出。")
     previous: str | None = None
     while True:

@@ -98,15 +98,11 @@ def load_document(path: Path, corpus_dir: Path) -> Document | None:
     """Read one document; None (with a warning) for an empty one."""
     raw = path.read_bytes()
     if len(raw) > MAX_DOCUMENT_BYTES:
-        raise CorpusError(
-            f"{path}: {len(raw) / 1e6:.1f} MB is over the {MAX_DOCUMENT_BYTES // 2**20} MB limit"
-        )
+        raise CorpusError(f"{path}: {len(raw) / 1e6:.1f} MB is over the {MAX_DOCUMENT_BYTES // 2**20} MB limit")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise CorpusError(
-            f"{path}: not UTF-8 (byte {error.start}); convert it, e.g. iconv -f GBK -t UTF-8"
-        ) from None
+        raise CorpusError(f"{path}: not UTF-8 (byte {error.start}); convert it, e.g. iconv -f GBK -t UTF-8") from None
     if not text.strip():
         print(f"warning: skipping empty document {path}", file=sys.stderr)
         return None

@@ -185,9 +185,7 @@ class Engine:
             result.passages = _cited_first(result.passages, stored, result.citations, hits)
         else:
             chunk_ids = [h.chunk for h in hits]
-            ranked = answers.score_sentences(
-                stored, chunk_ids, outcome.sentence_scores, tokens, self.answer_params
-            )
+            ranked = answers.score_sentences(stored, chunk_ids, outcome.sentence_scores, tokens, self.answer_params)
             evidence = Evidence.collect(snapshot.retriever, outcome, ranked, tokens, language, query_vector)
             if should_abstain(evidence, language):
                 result.abstained = True

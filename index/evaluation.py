@@ -105,9 +105,7 @@ def _metrics(pairs: list[tuple[EvalQuestion, AskResult]], chunk_text: Callable[[
         metrics.fact_rate = sum(1 for q, r in answerable if any(f in r.answer for f in q.facts)) / n
         cited = [(q, c) for q, r in answerable for c in r.citations]
         metrics.citation_precision = (
-            sum(1 for q, c in cited if _relevant(chunk_text(c.chunk_id), q.gold)) / len(cited)
-            if cited
-            else 0.0
+            sum(1 for q, c in cited if _relevant(chunk_text(c.chunk_id), q.gold)) / len(cited) if cited else 0.0
         )
         metrics.false_abstention = sum(1 for _, r in answerable if r.abstained) / n
     for kind, field in (("out", "abstention_out"), ("hard_out", "abstention_hard_out")):

@@ -343,9 +343,7 @@ def to_citations(
     return text, citations
 
 
-def apply_generated(
-    result: AskResult, outcome: Outcome | None, quote_for: QuoteFor = whole_passage
-) -> AskResult:
+def apply_generated(result: AskResult, outcome: Outcome | None, quote_for: QuoteFor = whole_passage) -> AskResult:
     """``result`` (the extractive answer over ``result.passages``, the list given to the generator)
     with the generated answer in its place, or unchanged when there is none: a failure, or an
     abstention (the extractive answer stands; the caller may decide otherwise).

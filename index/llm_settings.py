@@ -26,14 +26,10 @@ class LLMSettings(BaseSettings):
         env_prefix=ENV_PREFIX, extra="ignore", validate_default=True, env_ignore_empty=True
     )
 
-    base_url: str | None = Field(
-        None, description="OpenAI-compatible API root, e.g. http://127.0.0.1:11434/v1."
-    )
+    base_url: str | None = Field(None, description="OpenAI-compatible API root, e.g. http://127.0.0.1:11434/v1.")
     model: str | None = Field(None, description="Model name as the server knows it.")
     api_key: SecretStr | None = Field(None, description="Bearer key; local servers need none.")
-    timeout: float = Field(
-        20.0, gt=0, le=600, allow_inf_nan=False, description="Seconds per attempt (each read)."
-    )
+    timeout: float = Field(20.0, gt=0, le=600, allow_inf_nan=False, description="Seconds per attempt (each read).")
     max_tokens: int = Field(400, ge=16, le=32_000, description="Completion token budget.")
     temperature: float = Field(0.2, ge=0, le=2, allow_inf_nan=False)
     deadline: float = Field(

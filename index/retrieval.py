@@ -128,9 +128,7 @@ class Retriever:
         elif mode == "lexical":
             fused = {c: float(lexical_scores[c]) for c in lexical_order}
         else:
-            fused = rrf(
-                [dense_order, lexical_order], [1.0, params.lexical_weight_for(language)], params.rrf_k
-            )
+            fused = rrf([dense_order, lexical_order], [1.0, params.lexical_weight_for(language)], params.rrf_k)
         order = sorted(fused, key=lambda c: (-fused[c], c))[:k]
         hits = [Hit(c, fused[c], raw_of[c], dense_of[c], float(lexical_scores[c])) for c in order]
         return SearchOutcome(hits, sentence_scores, dense_order, lexical_order)

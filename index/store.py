@@ -252,13 +252,10 @@ def load_version(path: Path, expected_embedder: str | None = None) -> StoredInde
     try:
         manifest = Manifest.model_validate_json((path / MANIFEST).read_text(encoding="utf-8"))
     except (ValidationError, UnicodeDecodeError) as error:
-        raise IndexLoadError(
-            f"index manifest {path / MANIFEST} is invalid ({_first(error)}); {BUILD_HINT}"
-        ) from None
+        raise IndexLoadError(f"index manifest {path / MANIFEST} is invalid ({_first(error)}); {BUILD_HINT}") from None
     if manifest.schema_version != SCHEMA_VERSION:
         raise IndexLoadError(
-            f"index schema {manifest.schema_version} is not {SCHEMA_VERSION} (built by an older version); "
-            f"{BUILD_HINT}"
+            f"index schema {manifest.schema_version} is not {SCHEMA_VERSION} (built by an older version); {BUILD_HINT}"
         )
     if expected_embedder is not None and manifest.embedder_id != expected_embedder:
         raise IndexLoadError(
@@ -291,9 +288,7 @@ def load_version(path: Path, expected_embedder: str | None = None) -> StoredInde
     if vectors.d != manifest.dim:
         problems.append(f"vector dimension {vectors.d} != manifest {manifest.dim}")
     if vectors.ntotal != len(chunks) or len(chunks) != manifest.chunk_count:
-        problems.append(
-            f"{vectors.ntotal} vectors, {len(chunks)} chunks, manifest says {manifest.chunk_count}"
-        )
+        problems.append(f"{vectors.ntotal} vectors, {len(chunks)} chunks, manifest says {manifest.chunk_count}")
     if sentence_vectors.shape != (len(sentences), manifest.dim):
         problems.append(f"sentence vectors {sentence_vectors.shape} for {len(sentences)} sentences")
     if any(background.chunk_bias[lang].shape != (len(chunks),) for lang in BIAS_LANGUAGES):
@@ -302,9 +297,7 @@ def load_version(path: Path, expected_embedder: str | None = None) -> StoredInde
         raise IndexLoadError(f"index at {path} is inconsistent: {'; '.join(problems)}; {BUILD_HINT}")
     if not isinstance(glossary, dict):
         raise IndexLoadError(f"index file {path / GLOSSARY} is not a JSON object; {BUILD_HINT}")
-    return StoredIndex(
-        path, path.name, manifest, chunks, vectors, sentences, sentence_vectors, glossary, background
-    )
+    return StoredIndex(path, path.name, manifest, chunks, vectors, sentences, sentence_vectors, glossary, background)
 
 
 def load_current(index_dir: Path, expected_embedder: str | None = None) -> StoredIndex:

@@ -13,9 +13,7 @@ _FENCE = re.compile(r"```[\w+-]*\n?|```")
 _MARKDOWN = re.compile(r"(\*\*|__|~~|\|\||`)|^\s{0,3}(?:#{1,6}\s+|>\s?|[-*+]\s+)", re.MULTILINE)
 _LINK = re.compile(r"\[([^\]]+)\]\((?:https?://)?[^)]+\)")
 _ZERO_WIDTH = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff\u00ad]")
-_WORDLIKE = re.compile(
-    r"[0-9A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]"
-)
+_WORDLIKE = re.compile(r"[0-9A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
 class QuestionError(ValueError):

@@ -21,8 +21,7 @@ SMOKE_ARGS: dict[str, list[str]] = {
     "build": ["--rounds", "1", "--edits", "1", "--max-paragraphs", str(MAX_PARAGRAPHS)],
     # the commands that import torch take 5-20 s each; the full run covers them
     "cli": ["--runs", "1", "--commands", "index --help,index stats,baseline: python -c pass"],
-    "scale": ["--sizes", "2000", "--ef-search", "16,128", "--nprobe", "8", "--queries", "20",
-              "--latency-queries", "5"],
+    "scale": ["--sizes", "2000", "--ef-search", "16,128", "--nprobe", "8", "--queries", "20", "--latency-queries", "5"],
 }
 EXPECTED_KEYS: dict[str, set[str]] = {
     "latency": {"config", "latency_ms", "ask_breakdown_ms", "ratios", "paired_ratio_median", "goal"},

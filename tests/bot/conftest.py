@@ -12,7 +12,6 @@ from tests.index.support import copy_index
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 
-
 @pytest.fixture(autouse=True)
 def _clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Tests see only the settings they set: no developer .env, token or BOT_*/ARTICLE_* leak in."""

@@ -18,9 +18,7 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--bot-id", type=int, default=1_234_567_890_123_456_789, help="bot user id")
     parser.add_argument("--app-id", type=int, default=None, help="application id (default: bot id)")
     parser.add_argument("--heartbeat-ms", type=int, default=41_250, help="gateway heartbeat interval")
-    parser.add_argument(
-        "--ack-timeout", type=float, default=3.0, help="interaction callback window in s (<=0: off)"
-    )
+    parser.add_argument("--ack-timeout", type=float, default=3.0, help="interaction callback window in s (<=0: off)")
     parser.add_argument("--no-gateway-log", action="store_true", help="do not keep gateway frames in memory")
     return parser.parse_args(argv)
 

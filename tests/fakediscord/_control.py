@@ -98,9 +98,7 @@ def control_routes(fake: FakeDiscord) -> list[web.RouteDef]:
         return {"connections": await fake.send_reconnect()}
 
     async def invalidate(request: web.Request) -> JSON:
-        return {
-            "connections": await fake.invalidate_session(bool((await body(request)).get("resumable", False)))
-        }
+        return {"connections": await fake.invalidate_session(bool((await body(request)).get("resumable", False)))}
 
     async def drop(request: web.Request) -> JSON:
         return {"connections": await fake.drop_connections()}

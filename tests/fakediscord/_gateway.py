@@ -98,9 +98,7 @@ class GatewayConnection:
 
 
 class GatewaySession:
-    def __init__(
-        self, session_id: str, identify: JSON, intents: int, shard: list[int] | None, buffer: int
-    ) -> None:
+    def __init__(self, session_id: str, identify: JSON, intents: int, shard: list[int] | None, buffer: int) -> None:
         self.id = session_id
         self.identify = identify
         self.intents = intents
@@ -171,9 +169,7 @@ class Gateway:
     async def handle(self, request: web.Request) -> web.StreamResponse:
         ws = web.WebSocketResponse(compress=False, max_msg_size=0, timeout=self.config.close_timeout)
         if not ws.can_prepare(request).ok:
-            return web.json_response(
-                {"message": "400: Bad Request (WebSocket expected)", "code": 0}, status=400
-            )
+            return web.json_response({"message": "400: Bad Request (WebSocket expected)", "code": 0}, status=400)
         await ws.prepare(request)
         conn = GatewayConnection(
             next(self._conn_ids),

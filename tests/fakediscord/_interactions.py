@@ -40,9 +40,7 @@ def _base_payload(
         "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
     }
     if guild_id is not None:
-        perms = (
-            store.member_permissions(guild_id, user_id) if member_permissions is None else member_permissions
-        )
+        perms = store.member_permissions(guild_id, user_id) if member_permissions is None else member_permissions
         payload.update(
             guild_id=str(guild_id),
             guild={"id": str(guild_id), "locale": "en-US", "features": []},
@@ -67,9 +65,7 @@ def _interaction_channel(
 ) -> JSON:
     channel = store.channel(channel_id)
     if guild_id is not None:
-        perms = (
-            store.member_permissions(guild_id, user_id) if member_permissions is None else member_permissions
-        )
+        perms = store.member_permissions(guild_id, user_id) if member_permissions is None else member_permissions
         channel["permissions"] = str(perms)
     return channel
 
@@ -198,12 +194,8 @@ def _option_value(store: Store, kind: int, value: Any, resolved: JSON, guild_id:
             resolved.setdefault("roles", {})[snowflake] = copy.deepcopy(role)
     elif kind == OptionType.CHANNEL and sid in store.channels:
         channel = store.channel(sid)
-        partial = {
-            k: channel[k] for k in ("id", "name", "type", "parent_id", "thread_metadata") if k in channel
-        }
-        partial["permissions"] = (
-            str(store.member_permissions(guild_id, store.identity.user_id)) if guild_id else "0"
-        )
+        partial = {k: channel[k] for k in ("id", "name", "type", "parent_id", "thread_metadata") if k in channel}
+        partial["permissions"] = str(store.member_permissions(guild_id, store.identity.user_id)) if guild_id else "0"
         resolved.setdefault("channels", {})[snowflake] = partial
     return snowflake
 
@@ -233,12 +225,8 @@ def build_component(
         (c for c in iter_components(message.get("components") or []) if c.get("custom_id") == custom_id), None
     )
     if component is None:
-        ids = [
-            c.get("custom_id") for c in iter_components(message.get("components") or []) if c.get("custom_id")
-        ]
-        raise LookupError(
-            f"message {message['id']} has no component with custom_id {custom_id!r} (has {ids})"
-        )
+        ids = [c.get("custom_id") for c in iter_components(message.get("components") or []) if c.get("custom_id")]
+        raise LookupError(f"message {message['id']} has no component with custom_id {custom_id!r} (has {ids})")
     channel_id = int(message["channel_id"])
     data: JSON = {"custom_id": custom_id, "component_type": component["type"]}
     if component["type"] != 2:  # select menus always carry values (possibly empty)

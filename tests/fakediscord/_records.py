@@ -140,9 +140,7 @@ class ChangeNotifier:
             remaining = deadline - loop.time()
             if remaining <= 0:
                 detail = describe() if describe else ""
-                raise TimeoutError(
-                    f"condition not met within {timeout:.2f}s{': ' + detail if detail else ''}"
-                )
+                raise TimeoutError(f"condition not met within {timeout:.2f}s{': ' + detail if detail else ''}")
             waiter: asyncio.Future[None] = loop.create_future()
             self._waiters.add(waiter)
             try:

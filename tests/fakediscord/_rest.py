@@ -55,9 +55,7 @@ def _dumps(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
-def _reply(
-    request: web.Request, data: Any, status: int = 200, headers: dict[str, str] | None = None
-) -> web.Response:
+def _reply(request: web.Request, data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
     request[_RESPONSE_KEY] = data
     # Exactly "application/json": discord.py's json_or_text() compares the header verbatim and
     # would hand the raw text to its parsers if aiohttp appended "; charset=utf-8".
@@ -89,10 +87,7 @@ def _int(request: web.Request, key: str, unknown: ApiError) -> int:
 
 
 def _require_message_content(body: JSON, body_files: list[Any]) -> None:
-    if (
-        not any(body.get(k) for k in ("content", "embeds", "components", "sticker_ids", "poll"))
-        and not body_files
-    ):
+    if not any(body.get(k) for k in ("content", "embeds", "components", "sticker_ids", "poll")) and not body_files:
         raise ApiError(400, ErrorCode.CANNOT_SEND_EMPTY_MESSAGE, "Cannot send an empty message")
 
 
@@ -150,9 +145,7 @@ class RestApi:
     async def _respond(
         self, request: web.Request, handler: Handler, record: RecordedRequest, route: str
     ) -> web.StreamResponse:
-        if request.match_info.http_exception is not None or not request.path.startswith(
-            self.config.api_prefix + "/"
-        ):
+        if request.match_info.http_exception is not None or not request.path.startswith(self.config.api_prefix + "/"):
             record.unknown_route = True
             return _reply(request, {"message": "404: Not Found", "code": 0}, 404)
         if self.config.latency:
@@ -316,11 +309,7 @@ class RestApi:
     def _scope(self, request: web.Request) -> tuple[int, int | None]:
         app_id = _int(request, "app_id", ApiError(404, 10002, "Unknown Application"))
         guild = request.match_info.get("guild_id")
-        guild_id = (
-            _int(request, "guild_id", ApiError(404, ErrorCode.UNKNOWN_GUILD, "Unknown Guild"))
-            if guild
-            else None
-        )
+        guild_id = _int(request, "guild_id", ApiError(404, ErrorCode.UNKNOWN_GUILD, "Unknown Guild")) if guild else None
         return app_id, guild_id
 
     async def list_commands(self, request: web.Request) -> web.Response:
@@ -440,9 +429,7 @@ class RestApi:
             out["resource"] = resource
         return _reply(request, out)
 
-    def _interaction_message(
-        self, state: InteractionState, channel_id: int, body: JSON, request: web.Request
-    ) -> JSON:
+    def _interaction_message(self, state: InteractionState, channel_id: int, body: JSON, request: web.Request) -> JSON:
         return self.store.create_message(
             channel_id,
             self.store.identity.user_id,
@@ -509,9 +496,7 @@ class RestApi:
             channel_id = int(thread_id) if thread_id else state.channel_id
             message = self._interaction_message(state, channel_id, body, request)
             state.followup_ids.append(int(message["id"]))
-            await self._dispatch_message_event(
-                "MESSAGE_CREATE", message, self._is_ephemeral(int(message["id"]))
-            )
+            await self._dispatch_message_event("MESSAGE_CREATE", message, self._is_ephemeral(int(message["id"])))
         # For interaction followups ``wait`` is implicitly true: a message is always returned.
         return _reply(request, message)
 
@@ -626,9 +611,7 @@ class RestApi:
             body.get("name") or "thread",
             thread_id=thread_id,
             # API v10: without an explicit type a thread-only create is PRIVATE_THREAD.
-            thread_type=int(
-                body.get("type") or (ChannelType.PUBLIC_THREAD if starter else ChannelType.PRIVATE_THREAD)
-            ),
+            thread_type=int(body.get("type") or (ChannelType.PUBLIC_THREAD if starter else ChannelType.PRIVATE_THREAD)),
             auto_archive_duration=body.get("auto_archive_duration") or 1440,
             rate_limit_per_user=body.get("rate_limit_per_user") or 0,
         )

@@ -89,9 +89,7 @@ class ApiError(Exception):
 
 
 class Store:
-    def __init__(
-        self, identity: BotIdentity, ids: SnowflakeGenerator, cdn_base: str = "https://cdn.invalid"
-    ) -> None:
+    def __init__(self, identity: BotIdentity, ids: SnowflakeGenerator, cdn_base: str = "https://cdn.invalid") -> None:
         self.identity = identity
         self.ids = ids
         self.cdn_base = cdn_base  # FakeDiscord.start() points this at its own /cdn route
@@ -191,9 +189,7 @@ class Store:
             raise ApiError(404, 10004, "Unknown Guild") from None
 
     @staticmethod
-    def _role_payload(
-        role_id: int, name: str, permissions: int, *, position: int, managed: bool = False
-    ) -> JSON:
+    def _role_payload(role_id: int, name: str, permissions: int, *, position: int, managed: bool = False) -> JSON:
         return {
             "id": str(role_id),
             "name": name,
@@ -211,15 +207,11 @@ class Store:
 
     def add_role(self, guild_id: int, name: str, permissions: int, *, managed: bool = False) -> JSON:
         guild = self.guild(guild_id)
-        role = self._role_payload(
-            self.ids.next(), name, permissions, position=len(guild.roles), managed=managed
-        )
+        role = self._role_payload(self.ids.next(), name, permissions, position=len(guild.roles), managed=managed)
         guild.roles[int(role["id"])] = role
         return role
 
-    def add_member(
-        self, guild_id: int, user_id: int, *, role_ids: Iterable[int] = (), nick: str | None = None
-    ) -> JSON:
+    def add_member(self, guild_id: int, user_id: int, *, role_ids: Iterable[int] = (), nick: str | None = None) -> JSON:
         guild = self.guild(guild_id)
         member: JSON = {
             "nick": nick,
@@ -417,9 +409,7 @@ class Store:
         return copy.deepcopy(thread)
 
     # --------------------------------------------------------------- messages
-    def build_attachments(
-        self, channel_id: int, files: list[UploadedFile], described: list[JSON]
-    ) -> list[JSON]:
+    def build_attachments(self, channel_id: int, files: list[UploadedFile], described: list[JSON]) -> list[JSON]:
         descriptions = {str(a.get("id")): a for a in described}
         out = []
         for index, upload in enumerate(files):
@@ -494,9 +484,7 @@ class Store:
                     "Invalid Form Body",
                     {
                         "message_reference": {
-                            "_errors": [
-                                {"code": "MESSAGE_REFERENCE_UNKNOWN_MESSAGE", "message": "Unknown message"}
-                            ]
+                            "_errors": [{"code": "MESSAGE_REFERENCE_UNKNOWN_MESSAGE", "message": "Unknown message"}]
                         }
                     },
                 )
@@ -517,9 +505,7 @@ class Store:
         attachments = self.build_attachments(channel_id, files or [], body.get("attachments") or [])
         msg: JSON = {
             "id": str(mid),
-            "type": message_type
-            if message_type is not None
-            else (MsgType.REPLY if referenced else MsgType.DEFAULT),
+            "type": message_type if message_type is not None else (MsgType.REPLY if referenced else MsgType.DEFAULT),
             "channel_id": str(channel_id),
             "author": self.user(author_id),
             "content": content,
@@ -552,9 +538,7 @@ class Store:
                 "id": str(interaction.id),
                 "type": interaction.type,
                 "user": user,
-                "authorizing_integration_owners": interaction.payload.get(
-                    "authorizing_integration_owners", {}
-                ),
+                "authorizing_integration_owners": interaction.payload.get("authorizing_integration_owners", {}),
             }
             if interaction.type == 2:
                 msg["interaction"] = {
@@ -655,9 +639,7 @@ class Store:
             self.guild(guild_id)
         return self.commands.setdefault((application_id, guild_id), {})
 
-    def _command_payload(
-        self, application_id: int, guild_id: int | None, body: JSON, command_id: int
-    ) -> JSON:
+    def _command_payload(self, application_id: int, guild_id: int | None, body: JSON, command_id: int) -> JSON:
         cmd: JSON = {
             "id": str(command_id),
             "application_id": str(application_id),
@@ -694,9 +676,7 @@ class Store:
         scope[cid] = cmd
         return copy.deepcopy(cmd), existing is None
 
-    def bulk_overwrite_commands(
-        self, application_id: int, guild_id: int | None, bodies: list[JSON]
-    ) -> list[JSON]:
+    def bulk_overwrite_commands(self, application_id: int, guild_id: int | None, bodies: list[JSON]) -> list[JSON]:
         scope = self.command_scope(application_id, guild_id)
         old = dict(scope)
         scope.clear()
@@ -704,9 +684,7 @@ class Store:
         for body in bodies:
             kind = body.get("type", 1)
             # Re-syncing keeps the id of a command with the same name and type, like Discord.
-            existing = next(
-                (c for c in old.values() if c["name"] == body["name"] and c["type"] == kind), None
-            )
+            existing = next((c for c in old.values() if c["name"] == body["name"] and c["type"] == kind), None)
             cid = int(existing["id"]) if existing else self.ids.next()
             scope[cid] = self._command_payload(application_id, guild_id, body, cid)
             out.append(copy.deepcopy(scope[cid]))

@@ -55,9 +55,7 @@ class FakeDiscord:
         bot_permissions: int = Perm.ADMINISTRATOR,
         record_gateway: bool = True,
     ) -> None:
-        self.identity = BotIdentity(
-            token=token, user_id=bot_user_id, application_id=application_id, username=bot_name
-        )
+        self.identity = BotIdentity(token=token, user_id=bot_user_id, application_id=application_id, username=bot_name)
         self.store = Store(self.identity, SnowflakeGenerator())
         self.faults = FaultInjector()
         self.requests: list[RecordedRequest] = []
@@ -95,9 +93,7 @@ class FakeDiscord:
             self.store,
             self.gateway,
             self.faults,
-            RestConfig(
-                token=token, interaction_ack_timeout=interaction_ack_timeout, application_flags=app_flags
-            ),
+            RestConfig(token=token, interaction_ack_timeout=interaction_ack_timeout, application_flags=app_flags),
             gateway_url=lambda: self.gateway_url,
             on_record=self._record_request,
         )
@@ -389,9 +385,7 @@ class FakeDiscord:
     def dispatched(self, event: str | None = None) -> list[GatewayRecord]:
         """Gateway dispatches sent to clients (optionally one event type)."""
         return [
-            r
-            for r in self.gateway_log
-            if r.direction == "send" and r.op == 0 and (event is None or r.event == event)
+            r for r in self.gateway_log if r.direction == "send" and r.op == 0 and (event is None or r.event == event)
         ]
 
     # ----------------------------------------------------------------- waits
@@ -578,11 +572,7 @@ class FakeDiscord:
         extra = [self.store.resolve_user_id(m, self._default_user_id) for m in mentions]
         body: JSON = {"content": content, "embeds": embeds or []}
         if message_reference is not None:
-            ref_id = (
-                int(message_reference["id"])
-                if isinstance(message_reference, dict)
-                else int(message_reference)
-            )
+            ref_id = int(message_reference["id"]) if isinstance(message_reference, dict) else int(message_reference)
             ref_channel = self.store.message(ref_id)["channel_id"]
             body["message_reference"] = {
                 "message_id": ref_id,
@@ -590,8 +580,7 @@ class FakeDiscord:
                 "fail_if_not_exists": False,
             }
         uploads = [
-            UploadedFile(f"files[{i}]", name, None, data)
-            for i, (name, data) in enumerate((files or {}).items())
+            UploadedFile(f"files[{i}]", name, None, data) for i, (name, data) in enumerate((files or {}).items())
         ]
         message = self.store.create_message(cid, author_id, body, files=uploads, extra_mentions=extra)
         payload = self.store.gateway_message(message)

@@ -43,9 +43,7 @@ async def fake() -> AsyncIterator[FakeDiscord]:
 
 
 @contextlib.asynccontextmanager
-async def running(
-    client: discord.Client, fake: FakeDiscord, timeout: float = 5.0
-) -> AsyncIterator[discord.Client]:
+async def running(client: discord.Client, fake: FakeDiscord, timeout: float = 5.0) -> AsyncIterator[discord.Client]:
     """Run ``client`` against the fake until the block exits; fail fast if login/connect fails."""
     await client.login(fake.token)  # what client.start() does first; raises LoginFailure here
     task = asyncio.create_task(client.connect())
@@ -180,9 +178,7 @@ async def test_message_reply_has_reference_and_no_pings(fake: FakeDiscord) -> No
     async def on_message(message: discord.Message) -> None:
         await seen.put(message)
         if client.user in message.mentions and message.author != client.user:
-            await message.reply(
-                f"pong {message.author.mention}", allowed_mentions=discord.AllowedMentions.none()
-            )
+            await message.reply(f"pong {message.author.mention}", allowed_mentions=discord.AllowedMentions.none())
 
     async with running(client, fake):
         sent = await fake.dispatch_message("ping", mention_bot=True)

@@ -1,7 +1,7 @@
 """`python -m tests.fakeopenai [--port N] [REPLY]`: serve one fixed reply, to try the CLI by hand.
 
-    python -m tests.fakeopenai --port 8765 "文章说 Composer 2 …… [1]" &
-    LLM_BASE_URL=http://127.0.0.1:8765/v1 LLM_MODEL=fake python -m index ask "What is Composer 2?"
+python -m tests.fakeopenai --port 8765 "文章说 Composer 2 …… [1]" &
+LLM_BASE_URL=http://127.0.0.1:8765/v1 LLM_MODEL=fake python -m index ask "What is Composer 2?"
 """
 
 from __future__ import annotations

@@ -49,24 +49,49 @@ class Reply:
     model: str | None = None  # the model name the reply claims; default: the requested one
 
     @classmethod
-    def text(cls, content: str, *, finish_reason: str | None = "stop", delay: float = 0.0,
-             chunk_size: int = 6, chunk_delay: float = 0.0, cut_after: int | None = None,
-             send_done: bool = True, model: str | None = None) -> Reply:
+    def text(
+        cls,
+        content: str,
+        *,
+        finish_reason: str | None = "stop",
+        delay: float = 0.0,
+        chunk_size: int = 6,
+        chunk_delay: float = 0.0,
+        cut_after: int | None = None,
+        send_done: bool = True,
+        model: str | None = None,
+    ) -> Reply:
         """The assistant says ``content``: one JSON completion, or SSE deltas if the request streams."""
-        return cls("text", content=content, finish_reason=finish_reason, delay=delay, chunk_size=chunk_size,
-                   chunk_delay=chunk_delay, cut_after=cut_after, send_done=send_done, model=model)
+        return cls(
+            "text",
+            content=content,
+            finish_reason=finish_reason,
+            delay=delay,
+            chunk_size=chunk_size,
+            chunk_delay=chunk_delay,
+            cut_after=cut_after,
+            send_done=send_done,
+            model=model,
+        )
 
     @classmethod
-    def error(cls, status: int, message: str = "scripted failure", *, headers: dict[str, str] | None = None,
-              delay: float = 0.0) -> Reply:
+    def error(
+        cls,
+        status: int,
+        message: str = "scripted failure",
+        *,
+        headers: dict[str, str] | None = None,
+        delay: float = 0.0,
+    ) -> Reply:
         """An OpenAI-style error body with this HTTP status."""
         body = json.dumps({"error": {"message": message, "type": "fake_error", "code": str(status)}})
         pairs = tuple((headers or {}).items())
         return cls("error", status=status, body=body.encode(), headers=pairs, delay=delay)
 
     @classmethod
-    def raw(cls, body: str | bytes, *, status: int = 200, content_type: str = "application/json",
-            delay: float = 0.0) -> Reply:
+    def raw(
+        cls, body: str | bytes, *, status: int = 200, content_type: str = "application/json", delay: float = 0.0
+    ) -> Reply:
         """Exactly these bytes (malformed JSON, a wrong shape, an HTML error page …)."""
         data = body.encode() if isinstance(body, str) else body
         return cls("raw", status=status, body=data, content_type=content_type, delay=delay)
@@ -206,16 +231,13 @@ class FakeOpenAI:
         except ValueError:
             payload = None
         with self._lock:
-            self.requests.append(
-                RecordedRequest(request.method, request.path, dict(request.headers), body, payload)
-            )
+            self.requests.append(RecordedRequest(request.method, request.path, dict(request.headers), body, payload))
         reply = self._next_reply()
         if not await self._sleep(reply.delay):
             return web.Response(status=503)
         if reply.kind in ("error", "raw"):
             headers = dict(reply.headers)
-            return web.Response(status=reply.status, body=reply.body, content_type=reply.content_type,
-                                headers=headers)
+            return web.Response(status=reply.status, body=reply.body, content_type=reply.content_type, headers=headers)
         streaming = bool(isinstance(payload, dict) and payload.get("stream"))
         model = reply.model or (payload.get("model") if isinstance(payload, dict) else None) or "fake-model"
         if reply.kind == "trickle":
@@ -266,8 +288,7 @@ def _completion(model: str, content: str, finish_reason: str | None) -> JSON:
         "object": "chat.completion",
         "created": int(time.time()),
         "model": model,
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
-                     "finish_reason": finish_reason}],
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": finish_reason}],
         "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
     }
 
@@ -276,8 +297,13 @@ def _chunks(model: str, content: str, size: int, finish_reason: str | None) -> I
     """The SSE events of a streamed completion: a role delta, content deltas, then the finish."""
 
     def event(delta: JSON, finish: str | None = None) -> JSON:
-        return {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": int(time.time()),
-                "model": model, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+        return {
+            "id": "chatcmpl-fake",
+            "object": "chat.completion.chunk",
+            "created": int(time.time()),
+            "model": model,
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+        }
 
     yield event({"role": "assistant", "content": ""})
     for start in range(0, len(content), max(1, size)):

@@ -175,8 +175,12 @@ def test_question_kinds(question: str, overview: bool, meta: bool) -> None:
 
 @pytest.mark.parametrize(
     "question",
-    ["Cursor 的 CEO 说了什么？", "马斯克说了什么？", "What does the article say about pricing?",
-     "Who is the author of Kimi K2.5?"],
+    [
+        "Cursor 的 CEO 说了什么？",
+        "马斯克说了什么？",
+        "What does the article say about pricing?",
+        "Who is the author of Kimi K2.5?",
+    ],
 )
 def test_questions_about_a_subject_are_not_answered_with_the_outline(engine, question: str) -> None:  # type: ignore[no-untyped-def]
     result = engine.ask(question)
@@ -192,17 +196,19 @@ def test_table_rows_read_as_header_and_cell(engine) -> None:  # type: ignore[no-
 
 def test_top_level_headings_are_never_answer_sentences(engine) -> None:  # type: ignore[no-untyped-def]
     stored = engine.snapshot.stored
-    heading_lines = {
-        (a, b) for a, b in LINES if SOURCE[a:b] in TOP_SECTIONS
-    }
+    heading_lines = {(a, b) for a, b in LINES if SOURCE[a:b] in TOP_SECTIONS}
     assert len(heading_lines) == len(TOP_SECTIONS)
-    inside = [sid for sid, s in enumerate(stored.sentences)
-              if any(a <= s.start and s.end <= b for a, b in heading_lines)]
+    inside = [
+        sid for sid, s in enumerate(stored.sentences) if any(a <= s.start and s.end <= b for a, b in heading_lines)
+    ]
     assert len(inside) >= len(TOP_SECTIONS)
     for sid in inside:
         assert answers.is_heading(stored, sid), stored.sentence_text(stored.sentences[sid])
-    sub = next(sid for sid, s in enumerate(stored.sentences)
-               if stored.sentence_text(s) == "第一，开源模型的威力正在被重新定义。")
+    sub = next(
+        sid
+        for sid, s in enumerate(stored.sentences)
+        if stored.sentence_text(s) == "第一，开源模型的威力正在被重新定义。"
+    )
     assert not answers.is_heading(stored, sub)  # a sub-heading that makes a statement
 
 
@@ -212,3 +218,29 @@ def test_abstain_text() -> None:
     assert zh.startswith("文章没有提到") and all(s in zh for s in sections)
     en = answers.abstain_text("en", [])
     assert "doesn't say" in en and "Nearest" not in en
+
+
+def _sentence_id(stored, text: str) -> int:  # type: ignore[no-untyped-def]
+    return next(sid for sid, s in enumerate(stored.sentences) if stored.sentence_text(s) == text)
+
+
+def test_a_short_last_sentence_does_not_pull_in_the_next_passage(engine) -> None:  # type: ignore[no-untyped-def]
+    """'…Agent 能力越强。' ends its passage; the next one opens with the heading 阶段二：… , which
+    would be quoted and cited for nothing."""
+    stored = engine.snapshot.stored
+    best = next(
+        sid
+        for sid, s in enumerate(stored.sentences)
+        if stored.sentence_text(s).endswith("基础模型知识越好，Agent 能力越强。")
+    )
+    assert stored.sentences[best + 1].chunk != stored.sentences[best].chunk
+    ranked = [answers.ScoredSentence(best, 1.0, 0)]
+    assert answers.pick_sentences(stored, ranked, answers.AnswerParams()) == [best]
+
+
+def test_a_lead_in_is_finished_by_the_next_sentence_even_across_passages(engine) -> None:  # type: ignore[no-untyped-def]
+    stored = engine.snapshot.stored
+    lead = next(sid for sid, s in enumerate(stored.sentences) if stored.sentence_text(s).endswith("提了个醒："))
+    point = _sentence_id(stored, "第一，开源模型的威力正在被重新定义。")
+    ranked = [answers.ScoredSentence(lead, 1.0, 0)]
+    assert answers.pick_sentences(stored, ranked, answers.AnswerParams()) == [lead, point]

@@ -27,8 +27,9 @@ SWE_QUESTION = "Composer 2.5 在 SWE-bench Verified 上的成绩是多少？"
 
 
 def _chunk(section: str, text: str, start: int = 0) -> Chunk:
-    return Chunk(chunk_id="x", doc_id="d", section=section, paragraphs=[1], start=start, end=start + len(text),
-                 text=text)
+    return Chunk(
+        chunk_id="x", doc_id="d", section=section, paragraphs=[1], start=start, end=start + len(text), text=text
+    )
 
 
 def test_passage_text_gives_short_passages_their_section() -> None:
@@ -112,12 +113,22 @@ PROGRESS = re.compile(rb"\d+/\d+ \[")  # tqdm: "embedding:   0%|     | 0/105 [00
 def _kill_build(settings, moment: str) -> tuple[bool, bytes]:  # type: ignore[no-untyped-def]
     """Start a forced build of ``settings`` and SIGKILL it at ``moment``; returns (was it still
     running when killed, what it wrote to its terminal)."""
-    argv = [sys.executable, "-m", "index", "build", "--force",
-            "--index", str(settings.index_dir), "--corpus", str(settings.corpus_dir)]
+    argv = [
+        sys.executable,
+        "-m",
+        "index",
+        "build",
+        "--force",
+        "--index",
+        str(settings.index_dir),
+        "--corpus",
+        str(settings.corpus_dir),
+    ]
     master, slave = pty.openpty()  # a terminal, so that the build shows its progress bar
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
-    process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=slave,
-                               cwd=REPO, env=cli_env())
+    process = subprocess.Popen(
+        argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=slave, cwd=REPO, env=cli_env()
+    )
     os.close(slave)
     seen = b""
     try:

@@ -77,12 +77,27 @@ def runs(built_index, tmp_path_factory: pytest.TempPathFactory):  # type: ignore
     # the ones that load the model, first
     runs.start("search", "search", SWE_SEARCH, "--json", "--index", index)
     runs.start("ask", "ask", SWE_ASK, "--json", "--index", index)
-    runs.start("batch", "ask", "--json", "-", "--index", index,
-               stdin=f"{SWE_ASK}\n\n   \n🙂🙂🙂\nWhat is the capital of France?\n")
+    runs.start(
+        "batch",
+        "ask",
+        "--json",
+        "-",
+        "--index",
+        index,
+        stdin=f"{SWE_ASK}\n\n   \n🙂🙂🙂\nWhat is the capital of France?\n",
+    )
     runs.start("eval", "eval", "tests/eval/dev_questions.jsonl", "--json", "--index", index)
     runs.start("chat", "chat", "--index", index, stdin="Composer 2.5 的价格是多少？\n\nexit\n")
-    runs.start("build-first", "search", "苹果每斤多少钱？", "--json",
-               "--index", str(scratch / "new-index"), "--corpus", str(tiny))
+    runs.start(
+        "build-first",
+        "search",
+        "苹果每斤多少钱？",
+        "--json",
+        "--index",
+        str(scratch / "new-index"),
+        "--corpus",
+        str(tiny),
+    )
     # quick ones that are about the process itself: exit code, stderr, no traceback
     runs.start("help", "--help")
     runs.start("stats-missing", "stats", "--index", str(scratch / "no-index"))
@@ -253,8 +268,9 @@ def test_eval_json(runs: Runs) -> None:
     [line] = ok(runs["eval"]).splitlines()
     report = json.loads(line)
     assert set(report["by_language"]) == {"zh", "en", "all"}
-    total = sum(1 for q in (REPO / "tests/eval/dev_questions.jsonl").read_text(encoding="utf-8").splitlines()
-                if q.strip())
+    total = sum(
+        1 for q in (REPO / "tests/eval/dev_questions.jsonl").read_text(encoding="utf-8").splitlines() if q.strip()
+    )
     assert report["by_language"]["all"]["questions"] == total
     for metrics in report["by_language"].values():
         for name in ("hit_at_1", "recall_at_5", "mrr", "fact_rate", "citation_precision", "false_abstention"):

@@ -60,7 +60,11 @@ def offline_probe(tmp_path_factory: pytest.TempPathFactory) -> dict:
     )
     done = subprocess.run(
         [sys.executable, "-c", PROBE, E5_NAME, MINILM_NAME, "no-such-org/no-such-model"],
-        capture_output=True, text=True, cwd=REPO, env=env, timeout=300,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=env,
+        timeout=300,
     )
     assert done.returncode == 0, done.stderr[-2000:]
     result = json.loads(done.stdout.strip().splitlines()[-1])

@@ -26,7 +26,11 @@ def test_search_ranks_passages(engine) -> None:  # type: ignore[no-untyped-def]
     for passage in result.passages:
         chunk = chunks[passage.chunk_id]
         assert (passage.text, passage.start, passage.end, passage.section, passage.paragraphs) == (
-            chunk.text, chunk.start, chunk.end, chunk.section, chunk.paragraphs
+            chunk.text,
+            chunk.start,
+            chunk.end,
+            chunk.section,
+            chunk.paragraphs,
         )
     assert len({p.chunk_id for p in result.passages}) == 4
 

@@ -28,16 +28,36 @@ FLOOR_METRICS = ("hit_at_1", "recall_at_5", "fact_rate", "citation_precision", "
 #   holdout en  hit@1 0.639  R@5 0.917  fact 0.667  cite P 0.510  abst out 0.70  false abst 0.028
 FLOORS: dict[str, dict[str, dict[str, float]]] = {
     "dev": {
-        "zh": {"hit_at_1": 0.89, "recall_at_5": 0.97, "fact_rate": 0.85, "citation_precision": 0.79,
-               "abstention_out": 0.97},
-        "en": {"hit_at_1": 0.75, "recall_at_5": 0.92, "fact_rate": 0.66, "citation_precision": 0.67,
-               "abstention_out": 0.87},
+        "zh": {
+            "hit_at_1": 0.89,
+            "recall_at_5": 0.97,
+            "fact_rate": 0.85,
+            "citation_precision": 0.79,
+            "abstention_out": 0.97,
+        },
+        "en": {
+            "hit_at_1": 0.75,
+            "recall_at_5": 0.92,
+            "fact_rate": 0.66,
+            "citation_precision": 0.67,
+            "abstention_out": 0.87,
+        },
     },
     "holdout": {
-        "zh": {"hit_at_1": 0.80, "recall_at_5": 0.87, "fact_rate": 0.77, "citation_precision": 0.55,
-               "abstention_out": 0.97},
-        "en": {"hit_at_1": 0.60, "recall_at_5": 0.88, "fact_rate": 0.63, "citation_precision": 0.47,
-               "abstention_out": 0.67},
+        "zh": {
+            "hit_at_1": 0.80,
+            "recall_at_5": 0.87,
+            "fact_rate": 0.77,
+            "citation_precision": 0.55,
+            "abstention_out": 0.97,
+        },
+        "en": {
+            "hit_at_1": 0.60,
+            "recall_at_5": 0.88,
+            "fact_rate": 0.63,
+            "citation_precision": 0.47,
+            "abstention_out": 0.67,
+        },
     },
 }
 FALSE_ABSTENTION_CEILINGS = {
@@ -57,8 +77,7 @@ def _questions(files: list[str]) -> list[EvalQuestion]:
 def reports(engine) -> dict[str, Report]:  # type: ignore[no-untyped-def]
     texts = {c.chunk_id: c.text for c in engine.snapshot.stored.chunks}
     return {
-        name: evaluate(_questions(files), lambda q: engine.ask(q), texts.__getitem__)
-        for name, files in SETS.items()
+        name: evaluate(_questions(files), lambda q: engine.ask(q), texts.__getitem__) for name, files in SETS.items()
     }
 
 

@@ -81,9 +81,10 @@ def _edit_manifest(change: Callable[[dict], None]) -> Callable[[Path], None]:
 
 
 BREAKAGES: dict[str, Callable[[Path], None]] = {
-    **{f"missing {name}": (lambda v, n=name: (v / n).unlink()) for name in (
-        MANIFEST, CHUNKS, CHUNK_VECTORS, SENTENCES, SENTENCE_VECTORS, GLOSSARY, BACKGROUND
-    )},
+    **{
+        f"missing {name}": (lambda v, n=name: (v / n).unlink())
+        for name in (MANIFEST, CHUNKS, CHUNK_VECTORS, SENTENCES, SENTENCE_VECTORS, GLOSSARY, BACKGROUND)
+    },
     "manifest not JSON": lambda v: (v / MANIFEST).write_text("{not json", encoding="utf-8"),
     "manifest truncated": lambda v: _truncate(v / MANIFEST, 40),
     "manifest binary": lambda v: (v / MANIFEST).write_bytes(b"\xff\xfe\x00garbage"),
@@ -193,8 +194,15 @@ def test_write_version_switches_atomically_and_prunes(built_index, tmp_path: Pat
 def test_keep_one_version(built_index, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     stored = load_current(built_index.index_dir)
     index_dir = tmp_path / "index"
-    parts = (stored.manifest, stored.chunks, stored.vectors, stored.sentences, stored.sentence_vectors,
-             stored.glossary, stored.background)
+    parts = (
+        stored.manifest,
+        stored.chunks,
+        stored.vectors,
+        stored.sentences,
+        stored.sentence_vectors,
+        stored.glossary,
+        stored.background,
+    )
     first = write_version(index_dir, *parts, keep=1)
     second = write_version(index_dir, *parts, keep=1)
     assert not first.exists() and second.exists()

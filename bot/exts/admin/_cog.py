@@ -34,9 +34,7 @@ class AdminCog(commands.Cog):
         self.watch_index.cancel()
 
     # -- /reindex -------------------------------------------------------------------------
-    @app_commands.command(
-        name=_("reindex"), description=_("Rebuild the article index and switch to it (admins)")
-    )
+    @app_commands.command(name=_("reindex"), description=_("Rebuild the article index and switch to it (admins)"))
     @app_commands.rename(force=_("force"))
     @app_commands.describe(force=_("Re-embed everything even if nothing changed"))
     async def reindex(self, interaction: discord.Interaction[Any], force: bool = False) -> None:
@@ -70,9 +68,7 @@ class AdminCog(commands.Cog):
     def _log(self, outcome: ReloadOutcome) -> None:
         if outcome.status == "rejected":
             self.rejected = outcome.version
-            log.error(
-                "index %s rejected, still serving %s: %s", outcome.version, outcome.serving, outcome.reason
-            )
+            log.error("index %s rejected, still serving %s: %s", outcome.version, outcome.serving, outcome.reason)
         elif outcome.status == "failed":
             log.error("index rebuild failed, still serving %s: %s", outcome.serving, outcome.reason)
         elif outcome.status in ("rebuilt", "reloaded"):

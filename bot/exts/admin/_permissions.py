@@ -10,9 +10,7 @@ from typing import Any
 import discord
 
 
-def is_admin(
-    user_id: int, permissions: Iterable[discord.Permissions | None], admin_ids: Iterable[int]
-) -> bool:
+def is_admin(user_id: int, permissions: Iterable[discord.Permissions | None], admin_ids: Iterable[int]) -> bool:
     if user_id in set(admin_ids):
         return True
     return any(p is not None and (p.manage_guild or p.administrator) for p in permissions)

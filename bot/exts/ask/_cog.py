@@ -44,12 +44,8 @@ class AskCog(commands.Cog):
         name=_("ask"), description=_("Ask a question about the article (answers cite the paragraphs)")
     )
     @app_commands.rename(question=_("question"), ephemeral=_("ephemeral"))
-    @app_commands.describe(
-        question=_("Your question, in Chinese or English"), ephemeral=_("Only you see the answer")
-    )
-    async def ask(
-        self, interaction: discord.Interaction[Any], question: str, ephemeral: bool = False
-    ) -> None:
+    @app_commands.describe(question=_("Your question, in Chinese or English"), ephemeral=_("Only you see the answer"))
+    async def ask(self, interaction: discord.Interaction[Any], question: str, ephemeral: bool = False) -> None:
         lang = language_for(question, interaction.locale)
         if self.bot.inflight.closing:
             await respond_text(interaction, messages.shutting_down(lang))
@@ -131,9 +127,7 @@ class AskCog(commands.Cog):
         reference = message.reference
         if reference is not None and reference.message_id is not None and reference.channel_id == channel.id:
             replied = await self.answerer.turn_for_message(reference.message_id, reference.resolved)
-        thread_turn = (
-            await self.answerer.turn_for_thread(channel) if isinstance(channel, discord.Thread) else None
-        )
+        thread_turn = await self.answerer.turn_for_thread(channel) if isinstance(channel, discord.Thread) else None
         return classify(
             message.content or "",
             bot_id=bot_id,
@@ -145,14 +139,10 @@ class AskCog(commands.Cog):
 
     async def _answer_message(self, message: discord.Message, trigger: Trigger) -> None:
         lang = language_for(trigger.text, message.guild.preferred_locale if message.guild else None)
-        asker = Asker(
-            message.author.id, message.guild.id if message.guild else None, message.channel.id, trigger.via
-        )
+        asker = Asker(message.author.id, message.guild.id if message.guild else None, message.channel.id, trigger.via)
         if not trigger.text:
             if trigger.via == "mention":
-                await reply_text(
-                    message, messages.empty(lang, self.bot.user.mention if self.bot.user else "@bot")
-                )
+                await reply_text(message, messages.empty(lang, self.bot.user.mention if self.bot.user else "@bot"))
             else:  # no text: most likely the message content intent is off
                 log.debug("message %s via %s has no content; ignored", message.id, trigger.via)
             return
@@ -236,9 +226,7 @@ class AskCog(commands.Cog):
         if open_thread and thread_id is None and self.bot.settings.threads:
             thread_id = await self._open_thread(sent[0], result.question)
         await self.answerer.record(answer_id, result, context, asker, [m.id for m in sent], thread_id)
-        self.answerer.log_question(
-            asker, _ms(started), result=result, follow_up=follow_up, answer_id=answer_id
-        )
+        self.answerer.log_question(asker, _ms(started), result=result, follow_up=follow_up, answer_id=answer_id)
 
     async def _open_thread(self, answer: discord.Message, question: str) -> int | None:
         """A thread on the answer for follow-ups (only in plain text channels)."""
@@ -270,9 +258,7 @@ class AskCog(commands.Cog):
             case Refusal.TOO_LONG:
                 return messages.too_long(lang, verdict.length, settings.max_question_chars)
             case _:
-                return messages.cooldown(
-                    lang, verdict.retry_after, settings.cooldown_count, settings.cooldown_seconds
-                )
+                return messages.cooldown(lang, verdict.retry_after, settings.cooldown_count, settings.cooldown_seconds)
 
 
 def _can_embed(message: discord.Message) -> bool:

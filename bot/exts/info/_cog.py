@@ -87,9 +87,7 @@ class InfoCog(commands.Cog):
         for i, embeds in enumerate(formatting.pack_embeds(spec)):
             if i == 0:
                 await send_retrying(
-                    lambda e=embeds: interaction.edit_original_response(
-                        embeds=e, allowed_mentions=NO_MENTIONS
-                    ),
+                    lambda e=embeds: interaction.edit_original_response(embeds=e, allowed_mentions=NO_MENTIONS),
                     "/article response",
                 )
             else:
