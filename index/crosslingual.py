@@ -87,3 +87,9 @@ def expand(tokens: list[str], glossary: dict[str, list[str]], vocabulary: frozen
             if word in vocabulary and word not in tokens and word not in extra:
                 extra.append(word)
     return tokens + extra
+
+
+def translation(tokens: list[str], glossary: dict[str, list[str]], vocabulary: frozenset[str]) -> str:
+    """The Chinese words of the corpus that translate the question's English words, as a
+    pseudo-question ("synthetic data scale" → "合成 数据 规模"); empty if none do."""
+    return " ".join(expand(tokens, glossary, vocabulary)[len(tokens) :])

@@ -110,11 +110,23 @@ class Engine:
         return self._snapshot is not None
 
     # -- questions --------------------------------------------------------------------
-    def _query_vector(self, question: str, context: str | None) -> np.ndarray:
-        texts = [question, context] if context else [question]
+    def _query_vectors(
+        self, question: str, context: str | None, retriever: Retriever, language: str
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The vector retrieval uses, and the question's own (with its follow-up context).
+
+        A non-Chinese question's vector is steered toward the embedding of its dictionary
+        translation (retrieval.RetrievalParams.translation_weight); abstention keeps judging the
+        question's own vector, on which it was calibrated. One batch: a second short text costs
+        little beside the first."""
+        weight = self.params.translation_weight
+        translated = retriever.translation(tokenize(question)) if language != "zh" and weight > 0 else ""
+        texts = [question, *([context] if context else []), *([translated] if translated else [])]
         vectors = self.embedder.encode_queries(texts)
-        vector = vectors[0] if not context else vectors[0] + CONTEXT_WEIGHT * vectors[1]
-        return (vector / (np.linalg.norm(vector) or 1.0)).astype(np.float32)
+        plain = _unit(vectors[0] + CONTEXT_WEIGHT * vectors[1] if context else vectors[0])
+        if not translated:
+            return plain, plain
+        return _unit(plain + weight * vectors[-1]), plain
 
     def _generate(self, result: AskResult, stored: StoredIndex, ranked: list[int]) -> AskResult:
         """A written answer from the configured LLM; the extractive one stays on any failure."""
@@ -130,10 +142,9 @@ class Engine:
     def search(self, raw_question: str, k: int | None = None, mode: Mode = "hybrid") -> SearchResult:
         question = validate_question(raw_question)
         snapshot = self.snapshot
-        vector = self._query_vector(question, None)
-        outcome = snapshot.retriever.search(
-            vector, tokenize(question), k or self.settings.top_k, mode, detect_language(question)
-        )
+        language = detect_language(question)
+        vector, _ = self._query_vectors(question, None, snapshot.retriever, language)
+        outcome = snapshot.retriever.search(vector, tokenize(question), k or self.settings.top_k, mode, language)
         return SearchResult(question=question, passages=_passages(snapshot.stored, outcome.hits))
 
     def ask(
@@ -155,11 +166,16 @@ class Engine:
         k = k or self.settings.top_k
 
         t0 = time.perf_counter()
-        query_vector = self._query_vector(question, context)
+        query_vector, own_vector = self._query_vectors(question, context, snapshot.retriever, language)
         t1 = time.perf_counter()
         tokens = tokenize(question)
         search_tokens = tokens + [t for t in tokenize(context or "") if t not in tokens]
         outcome = snapshot.retriever.search(query_vector, search_tokens, k, mode, language)
+        own_outcome = (
+            outcome
+            if own_vector is query_vector
+            else snapshot.retriever.search(own_vector, search_tokens, k, mode, language)
+        )
         hits = outcome.hits
         t2 = time.perf_counter()
 
@@ -186,7 +202,7 @@ class Engine:
         else:
             chunk_ids = [h.chunk for h in hits]
             ranked = answers.score_sentences(stored, chunk_ids, outcome.sentence_scores, tokens, self.answer_params)
-            evidence = Evidence.collect(snapshot.retriever, outcome, ranked, tokens, language, query_vector)
+            evidence = Evidence.collect(snapshot.retriever, own_outcome, ranked, tokens, language, own_vector)
             if should_abstain(evidence, language):
                 result.abstained = True
                 result.kind = "abstained"
@@ -205,6 +221,10 @@ class Engine:
             "total": round((t3 - started) * 1000, 2),
         }
         return result
+
+
+def _unit(vector: np.ndarray) -> np.ndarray:
+    return (vector / (np.linalg.norm(vector) or 1.0)).astype(np.float32)
 
 
 def _cited_first(

@@ -16,7 +16,7 @@ from typing import Literal
 import numpy as np
 
 from index.build import passage_text
-from index.crosslingual import expand
+from index.crosslingual import expand, translation
 from index.lexical import LexicalIndex
 from index.store import StoredIndex
 
@@ -29,6 +29,9 @@ class RetrievalParams:
     rrf_k: int = 20
     lexical_weight: dict[str, float] = field(default_factory=lambda: {"zh": 1.0, "en": 1.0})
     pool: int = 50  # candidates from each side before fusion
+    # A non-Chinese question's vector is steered this much toward the vector of its dictionary
+    # translation (Engine): e5 matches Chinese to Chinese better than English to Chinese.
+    translation_weight: float = 0.25
 
     def lexical_weight_for(self, language: str) -> float:
         return self.lexical_weight.get(language, self.lexical_weight.get("en", 1.0))
@@ -83,6 +86,9 @@ class Retriever:
 
     def expand(self, query_tokens: list[str]) -> list[str]:
         return expand(query_tokens, self.stored.glossary, self.lexical.vocabulary)
+
+    def translation(self, query_tokens: list[str]) -> str:
+        return translation(query_tokens, self.stored.glossary, self.lexical.vocabulary)
 
     def _dense_pool(self, query_vector: np.ndarray, n: int) -> list[int]:
         n = min(n, self.stored.vectors.ntotal)

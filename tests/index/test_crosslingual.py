@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from index.crosslingual import MAX_TRANSLATIONS, build_glossary, expand, stem
+from index.crosslingual import MAX_TRANSLATIONS, build_glossary, expand, stem, translation
 from index.lexical import tokenize
 
 
@@ -41,3 +41,10 @@ def test_expand_adds_translations_the_corpus_has() -> None:
     assert expanded[len(tokens) :] == ["价格", "发布"]  # 价钱 is not in the corpus
     assert expand(["价格", "70.2%", "k2.5"], glossary, vocabulary) == ["价格", "70.2%", "k2.5"]
     assert expand(["price", "价格"], glossary, vocabulary) == ["price", "价格"]  # no duplicates
+
+
+def test_translation_is_the_corpus_words_for_the_english_ones() -> None:
+    glossary = {stem("price"): ["价格", "价钱"], stem("release"): ["发布"]}
+    vocabulary = frozenset({"价格", "发布"})
+    assert translation(tokenize("What was the price at release of K2.5?"), glossary, vocabulary) == "价格 发布"
+    assert translation(tokenize("Who is Michael Truell?"), glossary, vocabulary) == ""

@@ -128,3 +128,20 @@ def test_questions_in_flight_survive_swaps(rebuilt_index) -> None:  # type: igno
     assert not errors
     assert len(answers) == 8
     assert all("70.2%" in a.answer and a.index_version in (old, result.version) for a in answers)
+
+
+def test_english_questions_are_steered_toward_their_translation(engine) -> None:  # type: ignore[no-untyped-def]
+    import numpy as np
+
+    retriever = engine.snapshot.retriever
+    question = "By how much did they scale up the synthetic data?"
+    assert "合成" in retriever.translation(question.lower().split())
+    steered, own = engine._query_vectors(question, None, retriever, "en")
+    assert np.isclose(np.linalg.norm(steered), 1.0) and np.isclose(np.linalg.norm(own), 1.0)
+    [alone] = engine.embedder.encode_queries([question])
+    assert np.allclose(own, alone, atol=1e-5)  # abstention judges the question's own vector
+    assert float(steered @ own) < 0.999  # retrieval uses a different one
+    chinese, chinese_own = engine._query_vectors(SWE_ZH, None, retriever, "zh")
+    assert chinese is chinese_own
+    untranslatable, same = engine._query_vectors("Who is Michael Truell?", None, retriever, "en")
+    assert untranslatable is same
