@@ -80,7 +80,7 @@ def _parser() -> argparse.ArgumentParser:
             )
 
     ev = sub.add_parser("eval", parents=[common], help="retrieval and answer metrics on a question file")
-    ev.add_argument("file", type=Path)
+    ev.add_argument("file", type=Path, nargs="+", help="question files (JSONL), scored as one set")
     ev.add_argument("--k", type=int, default=5, metavar="N")
     ev.add_argument("--json", action="store_true")
     ev.add_argument("--compare", action="store_true", help="every bundled embedder × dense/lexical/hybrid")

@@ -175,9 +175,11 @@ def eval(args: argparse.Namespace, settings: IndexSettings) -> int:
     if not 1 <= args.k <= 50:
         raise UsageError("--k must be between 1 and 50")
     try:
-        questions = load_questions(args.file)
+        questions = [q for path in args.file for q in load_questions(path)]
     except EvalError as error:
         raise UsageError(str(error)) from None
+    if len({q.id for q in questions}) < len(questions):
+        raise UsageError("question ids repeat across the files")
     if args.compare:
         return _compare(questions, settings, args)
     engine = _engine(settings)

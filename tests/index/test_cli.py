@@ -305,3 +305,16 @@ def test_common_options_before_the_command(built_index, capsys: pytest.CaptureFi
 def test_main_in_process_reports_a_missing_index(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["stats", "--index", str(tmp_path / "none")]) == 1
     assert "python -m index build" in capsys.readouterr().err
+
+
+def test_eval_of_several_files_scores_them_as_one_set(
+    built_index, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:  # type: ignore[no-untyped-def]
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    first.write_text('{"id": "a", "lang": "en", "type": "out", "q": "What is the capital of France?"}\n', "utf-8")
+    second.write_text('{"id": "b", "lang": "zh", "type": "out", "q": "明天上海会下雨吗？"}\n', "utf-8")
+    index = ["--index", str(built_index.index_dir)]
+    assert main(["eval", str(first), str(second), "--json", *index]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["by_language"]["all"]["questions"] == 2
+    assert "repeat" in usage_error(["eval", str(first), str(first), *index], capsys)

@@ -16,7 +16,7 @@ from tests.index.support import REPO
 
 EVAL = REPO / "tests" / "eval"
 SETS = {
-    "dev": ["dev_questions.jsonl", "dev_extra.jsonl"],
+    "dev": ["dev_questions.jsonl", "dev_extra.jsonl", "dev_offtopic.jsonl"],
     "holdout": ["holdout_questions.jsonl"],
 }
 FLOOR_METRICS = ("hit_at_1", "recall_at_5", "fact_rate", "citation_precision", "abstention_out")
