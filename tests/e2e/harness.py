@@ -322,6 +322,10 @@ def spawn_bot(index_source: Path, root: Path, env: dict[str, str] | None = None)
     return BotUnderTest(fake, proc, root, log_path, corpus, index_dir, root / "feedback.sqlite3", time.monotonic())
 
 
+# Settings of the bots that don't run with the defaults, by name (a module's ``BOT``).
+BOT_SETTINGS: dict[str, dict[str, str]] = {"threads": {"BOT_THREADS": "true"}}
+
+
 class BotLauncher:
     """The bots of a session, by name. ``spawn`` starts one without waiting (so several start in
     parallel, e.g. while another module's tests run); ``get`` waits until it is up, and starts a
@@ -336,7 +340,7 @@ class BotLauncher:
 
     def spawn(self, name: str) -> BotUnderTest:
         self._count += 1
-        bot = spawn_bot(self.index_source, self.tmp / f"bot-{name}-{self._count}")
+        bot = spawn_bot(self.index_source, self.tmp / f"bot-{name}-{self._count}", BOT_SETTINGS.get(name))
         self.bots[name] = bot
         return bot
 

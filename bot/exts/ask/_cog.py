@@ -79,23 +79,38 @@ class AskCog(commands.Cog):
         self, interaction: discord.Interaction[Any], question: str, ephemeral: bool, lang: str, asker: Asker
     ) -> None:
         started = time.perf_counter()
+        # /ask inside one of the bot's answer threads follows up on the thread's latest answer,
+        # as a plain message there does.
+        channel = interaction.channel
+        thread = channel if isinstance(channel, discord.Thread) else None
+        previous = await self.answerer.turn_for_thread(thread) if thread is not None else None
+        follow_up = previous is not None
         try:
-            result, context = await self.answerer.ask(question, None)
+            result, context = await self.answerer.ask(question, previous)
             answer_id = new_answer_id()
             parts, view = render(result), feedback_view(answer_id)
         except QuestionError as error:
             await respond_text(interaction, messages.unusable(lang, str(error)))
-            self.answerer.log_question(asker, _ms(started), outcome="unusable")
+            self.answerer.log_question(asker, _ms(started), outcome="unusable", follow_up=follow_up)
             return
         except Exception:
             log.exception("answering interaction %s failed", interaction.id)
             await respond_text(interaction, messages.went_wrong(lang))
-            self.answerer.log_question(asker, _ms(started), outcome="error")
+            self.answerer.log_question(asker, _ms(started), outcome="error", follow_up=follow_up)
             return
         try:
             sent = await respond_parts(interaction, parts, view, ephemeral)
             await self._finish(
-                result, context, asker, answer_id, sent, started, follow_up=False, open_thread=not ephemeral
+                result,
+                context,
+                asker,
+                answer_id,
+                sent,
+                started,
+                follow_up=follow_up,
+                open_thread=not ephemeral,
+                # a public answer in the thread becomes the turn the next follow-up builds on
+                thread_id=thread.id if follow_up and thread is not None and not ephemeral else None,
             )
         except Exception:  # the answer may already be shown: log, don't overwrite it with an apology
             log.exception("delivering the answer to interaction %s failed", interaction.id)
