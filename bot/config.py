@@ -70,6 +70,9 @@ class BotSettings(BaseSettings):
         description="If set, the bot answers only in these channels (and their threads).",
     )
     admin_user_ids: IdList = Field(default_factory=list, description="Users allowed to /reindex anywhere.")
+    admin_channel_id: int | None = Field(
+        None, gt=0, description="Channel told when a command-line build is served or rejected."
+    )
     allow_dms: bool = Field(True, description="Answer in direct messages.")
     cooldown_count: int = Field(5, ge=1, le=1000, description="Questions per user per cooldown window.")
     cooldown_seconds: float = Field(60.0, gt=0, le=86_400, description="Length of the sliding window.")

@@ -70,6 +70,10 @@ async def reply_parts(
     return sent
 
 
+async def send_text(channel: discord.abc.Messageable, text: str, what: str) -> discord.Message | None:
+    return await send_retrying(lambda: channel.send(text, allowed_mentions=NO_MENTIONS), what)
+
+
 async def reply_text(message: discord.Message, text: str) -> discord.Message | None:
     sent = await reply_parts(message, [text])
     return sent[0] if sent else None

@@ -111,6 +111,12 @@ def reindex_unchanged(lang: str, summary: str, version: str) -> str:
     return f"Nothing changed; still serving `{version}` (force: True rebuilds anyway).\n{summary}"
 
 
+def cli_build_served(lang: str, version: str) -> str:
+    if _zh(lang):
+        return f"命令行构建的新索引已生效：`{version}`。"
+    return f"A new index built from the command line is now served: `{version}`."
+
+
 def reindex_rejected(lang: str, reason: str, version: str) -> str:
     if _zh(lang):
         return f"新索引有问题，已拒绝，继续使用 `{version}`。原因：{reason}"

@@ -311,7 +311,13 @@ def spawn_bot(index_source: Path, root: Path, env: dict[str, str] | None = None)
             proc = subprocess.Popen(
                 [sys.executable, "-m", "bot"],
                 cwd=cwd,
-                env=bot_environment(fake, root, corpus, index_dir, **(env or {})),
+                env=bot_environment(
+                    fake,
+                    root,
+                    corpus,
+                    index_dir,
+                    **{k: v.format(channel_id=fake.channel_id) for k, v in (env or {}).items()},
+                ),
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,
@@ -322,8 +328,12 @@ def spawn_bot(index_source: Path, root: Path, env: dict[str, str] | None = None)
     return BotUnderTest(fake, proc, root, log_path, corpus, index_dir, root / "feedback.sqlite3", time.monotonic())
 
 
-# Settings of the bots that don't run with the defaults, by name (a module's ``BOT``).
-BOT_SETTINGS: dict[str, dict[str, str]] = {"threads": {"BOT_THREADS": "true"}}
+# Settings of the bots that don't run with the defaults, by name (a module's ``BOT``);
+# "{channel_id}" stands for the fake guild's first text channel.
+BOT_SETTINGS: dict[str, dict[str, str]] = {
+    "threads": {"BOT_THREADS": "true"},
+    "reindex": {"BOT_ADMIN_CHANNEL_ID": "{channel_id}"},
+}
 
 
 class BotLauncher:

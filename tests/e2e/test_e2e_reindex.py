@@ -103,6 +103,9 @@ def test_a_command_line_build_is_hot_reloaded(bot: BotUnderTest) -> None:
 
     bot.wait_log(rf"now serving index {re.escape(version)}", timeout=60)
     assert fact in _answer(bot, question, "cli-curious")
+    # No one asked for a command-line build: the admin channel (BOT_ADMIN_CHANNEL_ID) is told.
+    news = _admin_news(bot, version)
+    assert "now served" in news and "已生效" in news
 
 
 def test_a_broken_build_is_rejected_and_the_old_index_keeps_answering(bot: BotUnderTest) -> None:
@@ -119,6 +122,25 @@ def test_a_broken_build_is_rejected_and_the_old_index_keeps_answering(bot: BotUn
     assert CLI_FACT[2] in _answer(bot, CLI_FACT[1], "after-broken")
     assert SLASH_FACT[2] in _answer(bot, SLASH_FACT[1], "after-broken")
     assert bot.log().count(f"index {broken} rejected") == 1, "a broken build is reported once, not every poll"
+    news = _admin_news(bot, serving, "rejected")
+    assert "manifest" in news and "已拒绝" in news
+    assert sum("rejected" in (m.get("content") or "") for m in bot.fake.bot_messages(bot.fake.channel_id)) == 1
+
+
+def _admin_news(bot: BotUnderTest, *words: str) -> str:
+    """The bot's message in the admin channel that contains every one of ``words``."""
+    found = bot.wait_until(
+        lambda: next(
+            (
+                m["content"]
+                for m in bot.fake.bot_messages(bot.fake.channel_id)
+                if all(w in (m.get("content") or "") for w in words)
+            ),
+            None,
+        ),
+        what=f"a message in the admin channel with {words}",
+    )
+    return str(found)
 
 
 def test_no_message_of_the_module_could_ping(bot: BotUnderTest) -> None:

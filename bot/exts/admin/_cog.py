@@ -12,7 +12,7 @@ from discord.ext import commands, tasks
 
 from bot import messages
 from bot.client import ArticleBot
-from bot.delivery import respond_text
+from bot.delivery import respond_text, send_text
 from bot.exts.admin._permissions import interaction_is_admin
 from bot.exts.admin._reload import ReloadOutcome, rebuild_and_swap, reload_if_new
 from bot.lifecycle import run_in_daemon_thread
@@ -90,3 +90,20 @@ class AdminCog(commands.Cog):
             return
         if outcome is not None:
             self._log(outcome)
+            await self._tell_admins(outcome)
+
+    async def _tell_admins(self, outcome: ReloadOutcome) -> None:
+        """A build from the command line has no one to answer: say in the admin channel (if one is
+        configured) that it is served, or why it was rejected. /reindex answers its caller instead."""
+        channel_id = self.bot.settings.admin_channel_id
+        if channel_id is None:
+            return
+        channel = self.bot.get_channel(channel_id)
+        if not isinstance(channel, discord.abc.Messageable):
+            log.warning("admin channel %s not found: index news not posted", channel_id)
+            return
+        if outcome.status == "rejected":
+            text = "\n".join(messages.reindex_rejected(lang, outcome.reason, outcome.serving) for lang in ("en", "zh"))
+        else:
+            text = "\n".join(messages.cli_build_served(lang, outcome.serving) for lang in ("en", "zh"))
+        await send_text(channel, text, f"index news to channel {channel_id}")
