@@ -236,6 +236,13 @@ def answer_spec(result: AskResult) -> EmbedSpec:
     )
 
 
+def preview_embed(question: str, text: str, language: str) -> discord.Embed:
+    """A generated answer while it is being written: one embed, its end marked as unfinished."""
+    footer = "正在生成回答…" if language == "zh" else "Writing the answer…"
+    body = truncate(text.rstrip(), DESCRIPTION_LIMIT - 2) + " ▌"
+    return pack_embeds(EmbedSpec(title=question, description=body, footer=footer))[0][0]
+
+
 def answer_embeds(result: AskResult) -> list[list[discord.Embed]]:
     return pack_embeds(answer_spec(result))
 

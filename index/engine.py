@@ -7,8 +7,10 @@ in a newly built version atomically: a question in flight keeps the snapshot it 
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,7 +28,9 @@ from index.retrieval import Hit, Mode, RetrievalParams, Retriever
 from index.store import IndexLoadError, StoredIndex, current_version, load_current, load_version
 from index.text import detect_language, validate_question
 
+log = logging.getLogger(__name__)
 CONTEXT_WEIGHT = 0.5  # how much a follow-up's previous question steers retrieval
+PartialHandler = Callable[[str], None]
 
 
 @dataclass(frozen=True)
@@ -128,13 +132,28 @@ class Engine:
             return plain, plain
         return _unit(plain + weight * vectors[-1]), plain
 
-    def _generate(self, result: AskResult, stored: StoredIndex, ranked: list[int]) -> AskResult:
-        """A written answer from the configured LLM; the extractive one stays on any failure."""
-        from index.generate import apply_generated, sentence_quotes
+    def _generate(
+        self, result: AskResult, stored: StoredIndex, ranked: list[int], on_partial: PartialHandler | None = None
+    ) -> AskResult:
+        """A written answer from the configured LLM; the extractive one stays on any failure.
+        With ``on_partial``, the answer streams and each partial text (at most one a second) is
+        handed to it as it arrives; the result is the same as without."""
+        from index.generate import Done, Partial, apply_generated, sentence_quotes
 
         started = time.perf_counter()
         assert self.generator is not None
-        outcome = self.generator.generate(result.question, result.passages, result.language)
+        if on_partial is None:
+            outcome = self.generator.generate(result.question, result.passages, result.language)
+        else:
+            outcome = None
+            for event in self.generator.stream(result.question, result.passages, result.language):
+                if isinstance(event, Partial):
+                    try:
+                        on_partial(event.text)
+                    except Exception:  # a preview that can't be shown must not cost the answer
+                        log.exception("showing a partial answer failed")
+                elif isinstance(event, Done):
+                    outcome = event.outcome
         result = apply_generated(result, outcome, sentence_quotes(stored, ranked))
         result.timings_ms["generate"] = round((time.perf_counter() - started) * 1000, 2)
         return result
@@ -154,8 +173,10 @@ class Engine:
         context: str | None = None,
         mode: Mode = "hybrid",
         use_llm: bool = True,
+        on_partial: PartialHandler | None = None,
     ) -> AskResult:
         """Answer a question; ``context`` is the previous question of a follow-up conversation.
+        ``on_partial`` receives a generated answer's text as it streams (never an extractive one).
         Raises QuestionError for unusable input (empty, too long, no words)."""
         started = time.perf_counter()
         question = validate_question(raw_question)
@@ -212,7 +233,7 @@ class Engine:
                 chosen = answers.pick_sentences(stored, ranked, self.answer_params)
                 result.answer, result.citations = answers.compose(stored, chosen, language)
                 if use_llm and self.generator is not None:
-                    result = self._generate(result, stored, [s.sentence for s in ranked])
+                    result = self._generate(result, stored, [s.sentence for s in ranked], on_partial)
         t3 = time.perf_counter()
         result.timings_ms = result.timings_ms | {
             "embed": round((t1 - t0) * 1000, 2),

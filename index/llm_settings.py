@@ -19,7 +19,7 @@ ENV_PREFIX = "LLM_"
 
 class LLMSettings(BaseSettings):
     """``LLM_BASE_URL``, ``LLM_MODEL``, ``LLM_API_KEY``, ``LLM_TIMEOUT``, ``LLM_MAX_TOKENS``,
-    ``LLM_TEMPERATURE``, ``LLM_DEADLINE``. Generative answers are off unless both the base URL
+    ``LLM_TEMPERATURE``, ``LLM_DEADLINE``, ``LLM_STREAM``. Generative answers are off unless both the base URL
     and the model are set; an empty variable counts as unset."""
 
     model_config = SettingsConfigDict(
@@ -35,6 +35,7 @@ class LLMSettings(BaseSettings):
     deadline: float = Field(
         30.0, gt=0, le=600, allow_inf_nan=False, description="Overall seconds per answer, retries included."
     )
+    stream: bool = Field(True, description="The bot shows the answer as it is written (edits ≤ 1 per second).")
 
     @field_validator("base_url")
     @classmethod

@@ -219,6 +219,17 @@ class BotUnderTest:
         iid = int(interaction["id"])
         return self.wait_request("PATCH", ORIGINAL, predicate=lambda r: r.interaction_id == iid, timeout=timeout)
 
+    def answer_edit(self, interaction: JSON, timeout: float = ANSWER_TIMEOUT) -> RecordedRequest:
+        """The edit that delivers the answer: the one with the feedback buttons (a streamed
+        answer is edited a few times before, without them)."""
+        iid = int(interaction["id"])
+        return self.wait_request(
+            "PATCH",
+            ORIGINAL,
+            predicate=lambda r: r.interaction_id == iid and bool((r.json or {}).get("components")),
+            timeout=timeout,
+        )
+
     def ask(
         self, question: str, user: JSON | str | None = None, **kwargs: Any
     ) -> tuple[JSON, RecordedRequest, RecordedRequest]:

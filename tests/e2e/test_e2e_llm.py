@@ -10,6 +10,7 @@ uncited reply falls back to the extractive answer, and the bot carries on."""
 from __future__ import annotations
 
 import html
+import itertools
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -63,7 +64,8 @@ def fresh(llm: FakeOpenAI) -> FakeOpenAI:
 # -- helpers -------------------------------------------------------------------------------------
 def _ask(bot: BotUnderTest, user: str) -> dict:
     """``/ask QUESTION`` as ``user``: the answer's single embed."""
-    _, _, edit = bot.ask(QUESTION, user=bot.user(user))
+    interaction, _, _ = bot.ask(QUESTION, user=bot.user(user))
+    edit = bot.answer_edit(interaction)
     embeds = edit.json.get("embeds") or []
     assert len(embeds) == 1, f"expected one answer embed: {edit.json}"
     assert edit.json["allowed_mentions"]["parse"] == []
@@ -192,3 +194,34 @@ def test_no_message_of_the_module_could_ping(bot: BotUnderTest) -> None:
     """Last in the module: every message-bearing request the bot made, whatever the test."""
     assert bot.alive
     assert_never_pings(bot.fake, at_least=5)
+
+
+def test_a_streamed_answer_is_shown_as_it_is_written(bot: BotUnderTest, fresh: FakeOpenAI) -> None:
+    """LLM_STREAM (on by default): the /ask response is edited with the text so far, at most about
+    once a second and never after the answer itself; the answer is the same as unstreamed."""
+    long = (
+        "Composer 2.5 scores 70.2% on SWE-bench Verified, with a best run of 75.6% [1]. "
+        "The article lists it beside CursorBench and SWE-bench Multilingual in one table [1]."
+    )
+    fresh.script(Reply.text(long, chunk_size=8, chunk_delay=0.15))  # about 3 s of deltas
+    interaction, _, _ = bot.ask(QUESTION, user=bot.user("stream-watcher"))
+    final = bot.answer_edit(interaction)
+
+    assert fresh.requests[0].json.get("stream") is True
+    edits = [r for r in bot.fake.interaction_responses(interaction) if r.method == "PATCH" and r.ok]
+    assert edits[-1] is final, "a preview landed after the answer"
+    previews = edits[:-1]
+    assert len(previews) >= 2, [e.json for e in edits]
+    texts = [p.json["embeds"][0]["description"] for p in previews]
+    assert all(t.endswith(" ▌") for t in texts), texts
+    shown = [t.removesuffix(" ▌") for t in texts]
+    assert all(long.startswith(t) for t in shown), shown  # the answer so far, growing
+    assert all(len(a) < len(b) for a, b in itertools.pairwise(shown)), shown
+    assert previews[0].json["embeds"][0]["footer"]["text"] == "Writing the answer…"
+    assert not any(p.json.get("components") for p in previews), "no feedback buttons on a preview"
+    gaps = [b.t - a.t for a, b in itertools.pairwise(previews)]
+    assert min(gaps) >= 0.8, gaps  # about once a second: Discord rate-limits message edits
+    assert all(p.json["allowed_mentions"]["parse"] == [] for p in previews)
+    embed = final.json["embeds"][0]
+    assert embed["description"] == long and "▌" not in embed["description"]
+    assert [f["name"].split(" ", 1)[0] for f in embed["fields"]] == ["[1]"]

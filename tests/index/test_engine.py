@@ -145,3 +145,27 @@ def test_english_questions_are_steered_toward_their_translation(engine) -> None:
     assert chinese is chinese_own
     untranslatable, same = engine._query_vectors("Who is Michael Truell?", None, retriever, "en")
     assert untranslatable is same
+
+
+def test_a_generated_answer_streams_to_on_partial(engine) -> None:  # type: ignore[no-untyped-def]
+    from index.llm_settings import LLMSettings
+    from tests.fakeopenai import FakeOpenAI, Reply
+
+    text = "Composer 2.5 scores 70.2% on SWE-bench Verified [1]."
+    question = "What is Composer 2.5's SWE-bench Verified score?"
+    with FakeOpenAI() as fake:
+        llm = LLMSettings(base_url=fake.base_url, model="fake-model", timeout=5, deadline=10)
+        writer = Engine(engine.settings, embedder=engine.embedder, llm=llm)
+        fake.script(Reply.text(text, chunk_size=4, chunk_delay=0.02), Reply.text(text))
+        partials: list[str] = []
+        try:
+            streamed = writer.ask(question, on_partial=partials.append)
+            whole = writer.ask(question)
+        finally:
+            assert writer.generator is not None
+            writer.generator.close()
+        requests = [r.json for r in fake.requests if r.method == "POST"]
+    assert [bool(r.get("stream")) for r in requests] == [True, False]
+    assert streamed.answer == whole.answer == text
+    assert streamed.citations == whole.citations and streamed.kind == whole.kind
+    assert partials and all(text.startswith(p) for p in partials), partials

@@ -17,6 +17,7 @@ from bot.delivery import Part
 from bot.feedback import AnswerRecord
 from bot.lifecycle import run_in_daemon_thread
 from bot.logs import QUESTIONS_LOGGER, question_line
+from index.engine import PartialHandler
 from index.models import AskResult
 
 if TYPE_CHECKING:
@@ -49,13 +50,18 @@ class Answerer:
     def __init__(self, bot: ArticleBot) -> None:
         self.bot = bot
 
-    async def ask(self, text: str, previous: Turn | None) -> tuple[AskResult, str | None]:
-        """The engine's answer (CPU-bound: run in a worker thread) and the context it was given.
+    async def ask(
+        self, text: str, previous: Turn | None, on_partial: PartialHandler | None = None
+    ) -> tuple[AskResult, str | None]:
+        """The engine's answer (CPU-bound: run in a worker thread) and the context it was given;
+        ``on_partial`` sees a generated answer as it streams (called in that thread).
         Raises QuestionError for unusable questions."""
         context = previous.follow_up_context() if previous else None
         # A daemon thread rather than the default executor, whose threads the interpreter joins at
         # exit: a question stuck behind a rebuild must not hold up a shutdown.
-        result = await run_in_daemon_thread(lambda: self.bot.engine.ask(text, None, context), "ask")
+        result = await run_in_daemon_thread(
+            lambda: self.bot.engine.ask(text, None, context, on_partial=on_partial), "ask"
+        )
         return result, context
 
     # -- follow-up memory -----------------------------------------------------------------

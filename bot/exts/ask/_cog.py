@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from typing import Any
@@ -15,6 +16,7 @@ from bot.client import ArticleBot
 from bot.delivery import reply_parts, reply_text, respond_parts, respond_text
 from bot.exts.ask._answering import Answerer, Asker, new_answer_id, render
 from bot.exts.ask._gate import Refusal, Verdict, check_question
+from bot.exts.ask._preview import Preview
 from bot.exts.ask._triggers import Trigger, classify
 from bot.feedback import feedback_view
 from bot.translations import _, language_of_locale
@@ -85,8 +87,13 @@ class AskCog(commands.Cog):
         thread = channel if isinstance(channel, discord.Thread) else None
         previous = await self.answerer.turn_for_thread(thread) if thread is not None else None
         follow_up = previous is not None
+        preview = self._preview(interaction, question, lang)
         try:
-            result, context = await self.answerer.ask(question, previous)
+            try:
+                result, context = await self.answerer.ask(question, previous, preview)
+            finally:
+                if preview is not None:
+                    await preview.close()  # the answer's edit must come after the last preview's
             answer_id = new_answer_id()
             parts, view = render(result), feedback_view(answer_id)
         except QuestionError as error:
@@ -114,6 +121,13 @@ class AskCog(commands.Cog):
             )
         except Exception:  # the answer may already be shown: log, don't overwrite it with an apology
             log.exception("delivering the answer to interaction %s failed", interaction.id)
+
+    def _preview(self, interaction: discord.Interaction[Any], question: str, lang: str) -> Preview | None:
+        """Stream a generated answer into the /ask response (LLM_STREAM, on by default)."""
+        generator = self.bot.engine.generator
+        if generator is None or not generator.settings.stream:
+            return None
+        return Preview(interaction, question, lang, asyncio.get_running_loop())
 
     # -- messages --------------------------------------------------------------------------
     @commands.Cog.listener()
