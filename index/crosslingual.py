@@ -10,6 +10,7 @@ stored with the index, so a question costs a dictionary lookup.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
@@ -22,6 +23,14 @@ _PAREN = re.compile(r"\([^)]*\)|\[[^\]]*\]")
 _WORD = re.compile(r"[a-z][a-z'-]*[a-z]|[a-z]")
 
 
+MAX_TARGETED_LOOKUPS = 32  # new words looked up one by one; more and the dictionary is read line by line
+
+# word → its (English stem, gloss length) pairs from CC-CEDICT; () when it has no entry. Filled by
+# build_glossary and kept for the process: a rebuild after an edit only looks up the new words.
+_translations: dict[str, tuple[tuple[str, int], ...]] = {}
+_translations_lock = threading.Lock()
+
+
 @lru_cache(maxsize=1)
 def _stemmer():  # type: ignore[no-untyped-def]
     import snowballstemmer
@@ -29,6 +38,7 @@ def _stemmer():  # type: ignore[no-untyped-def]
     return snowballstemmer.stemmer("english")
 
 
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     return str(_stemmer().stemWord(word.lower()))
 
@@ -49,25 +59,59 @@ def _glosses(definitions: str) -> Iterable[list[str]]:
             yield words
 
 
-def build_glossary(vocabulary: Iterable[str]) -> dict[str, list[str]]:
-    """English stem → Chinese words of the corpus that CC-CEDICT glosses with it, best first."""
-    # single characters are too ambiguous to stand for an English word
-    chinese = {w for w in vocabulary if len(w) > 1 and re.search(r"[\u4e00-\u9fff]", w)}
-    candidates: dict[str, dict[str, int]] = {}
+def _entry_translations(definitions: str) -> list[tuple[str, int]]:
+    return [(stem(english), len(gloss)) for gloss in _glosses(definitions) for english in gloss]
+
+
+def _scan_dictionary(words: set[str]) -> dict[str, list[tuple[str, int]]]:
+    """Every entry of ``words``, reading the whole dictionary line by line."""
+    found: dict[str, list[tuple[str, int]]] = {w: [] for w in words}
     with _dictionary_path().open(encoding="utf-8") as handle:
         for line in handle:
             if line.startswith("#"):
                 continue
             match = _LINE.match(line)
-            if not match or match.group(1) not in chinese:
-                continue
-            word = match.group(1)
-            for gloss in _glosses(match.group(2)):
-                for english in gloss:
-                    key = stem(english)
-                    quality = len(gloss)
-                    best = candidates.setdefault(key, {})
-                    best[word] = min(best.get(word, 99), quality)
+            if match and match.group(1) in words:
+                found[match.group(1)] += _entry_translations(match.group(2))
+    return found
+
+
+def _look_up(words: set[str]) -> dict[str, list[tuple[str, int]]]:
+    """The entries of a few words, found by searching the file for " <word> [" (every entry line
+    has it: traditional, simplified, then the pinyin in brackets), each hit checked like a scan."""
+    data = _dictionary_path().read_bytes()
+    found: dict[str, list[tuple[str, int]]] = {}
+    for word in words:
+        needle = f" {word} [".encode()
+        entries: list[tuple[str, int]] = []
+        at = data.find(needle)
+        while at >= 0:
+            start = data.rfind(b"\n", 0, at) + 1
+            end = data.find(b"\n", at)
+            line = data[start : end if end >= 0 else len(data)].decode("utf-8")
+            match = None if line.startswith("#") else _LINE.match(line)
+            if match and match.group(1) == word:
+                entries += _entry_translations(match.group(2))
+            at = data.find(needle, at + 1)
+        found[word] = entries
+    return found
+
+
+def build_glossary(vocabulary: Iterable[str]) -> dict[str, list[str]]:
+    """English stem → Chinese words of the corpus that CC-CEDICT glosses with it, best first."""
+    # single characters are too ambiguous to stand for an English word
+    chinese = {w for w in vocabulary if len(w) > 1 and re.search(r"[\u4e00-\u9fff]", w)}
+    with _translations_lock:
+        missing = chinese - _translations.keys()
+        if missing:
+            found = _look_up(missing) if len(missing) <= MAX_TARGETED_LOOKUPS else _scan_dictionary(missing)
+            _translations.update((word, tuple(pairs)) for word, pairs in found.items())
+        known = {word: _translations[word] for word in chinese}
+    candidates: dict[str, dict[str, int]] = {}
+    for word, pairs in known.items():
+        for key, quality in pairs:
+            best = candidates.setdefault(key, {})
+            best[word] = min(best.get(word, 99), quality)
     return {
         key: sorted(words, key=lambda w: (words[w], -len(w), w))[:MAX_TRANSLATIONS]
         for key, words in sorted(candidates.items())

@@ -48,3 +48,21 @@ def test_translation_is_the_corpus_words_for_the_english_ones() -> None:
     vocabulary = frozenset({"价格", "发布"})
     assert translation(tokenize("What was the price at release of K2.5?"), glossary, vocabulary) == "价格 发布"
     assert translation(tokenize("Who is Michael Truell?"), glossary, vocabulary) == ""
+
+
+def test_glossary_is_the_same_whether_words_are_scanned_looked_up_or_remembered(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import index.crosslingual as crosslingual
+
+    words = {"价格", "发布", "训练", "成本", "模型", "基准测试", "修改", "不存在的词", "价"}
+    assert crosslingual._look_up(words) == crosslingual._scan_dictionary(words)
+    monkeypatch.setattr(crosslingual, "_translations", {})
+    scanned = build_glossary(words)  # nothing remembered: reads the dictionary
+    monkeypatch.setattr(crosslingual, "_translations", {})
+    monkeypatch.setattr(crosslingual, "MAX_TARGETED_LOOKUPS", 0)
+    assert build_glossary(words) == scanned
+    monkeypatch.setattr(crosslingual, "MAX_TARGETED_LOOKUPS", 100)
+    monkeypatch.setattr(crosslingual, "_translations", {})
+    build_glossary(words - {"基准测试", "修改"})
+    assert build_glossary(words) == scanned  # two new words looked up one by one
+    assert build_glossary(words) == scanned  # all remembered
+    assert set(crosslingual._translations) == {w for w in words if len(w) > 1}
