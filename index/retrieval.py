@@ -18,7 +18,7 @@ import numpy as np
 from index.build import passage_text
 from index.crosslingual import expand, translation
 from index.lexical import LexicalIndex
-from index.store import StoredIndex
+from index.store import StoredIndex, search_vectors
 
 Mode = Literal["dense", "lexical", "hybrid"]
 
@@ -94,8 +94,7 @@ class Retriever:
         n = min(n, self.stored.vectors.ntotal)
         if n == 0:
             return []
-        _, ids = self.stored.vectors.search(query_vector.reshape(1, -1).astype(np.float32), n)
-        return [int(i) for i in ids[0] if i >= 0]
+        return [int(i) for i in search_vectors(self.stored.vectors, query_vector, n) if i >= 0]
 
     def search(
         self,

@@ -146,8 +146,22 @@ class StoredIndex:
         return self.vectors.reconstruct_n(0, self.vectors.ntotal)
 
 
+def search_vectors(index: faiss.Index, query: np.ndarray, n: int) -> np.ndarray:
+    """Ids of the ``n`` nearest vectors to one query (-1 pads), on one OpenMP thread.
+
+    One query scans a flat index serially much faster than OpenMP's fork/join over two threads
+    (bench/README.md, finding 2: 0.7 vs 16 ms at 10k vectors); HNSW search is serial anyway.
+    ``omp_set_num_threads`` applies to the calling thread, so it is set where each search runs
+    (the bot searches in worker threads)."""
+    faiss.omp_set_num_threads(1)
+    _, ids = index.search(np.ascontiguousarray(query.reshape(1, -1), dtype=np.float32), n)
+    return ids[0]
+
+
 def make_vector_index(vectors: np.ndarray, approx_threshold: int) -> tuple[faiss.Index, str]:
-    """Exact inner product for small corpora; HNSW above the threshold (vectors are normalized)."""
+    """Exact inner product for small corpora; HNSW above the threshold (vectors are normalized).
+
+    Adding uses every core (an HNSW build is parallel), whatever the calling thread searched with."""
     dim = vectors.shape[1]
     if len(vectors) <= approx_threshold:
         index: faiss.Index = faiss.IndexFlatIP(dim)
@@ -157,7 +171,12 @@ def make_vector_index(vectors: np.ndarray, approx_threshold: int) -> tuple[faiss
         index.hnsw.efConstruction = 80
         index.hnsw.efSearch = 256  # bench/README.md: 128 lost recall at 100k
         kind = "hnsw"
-    index.add(vectors)
+    threads = faiss.omp_get_max_threads()
+    faiss.omp_set_num_threads(os.cpu_count() or 1)
+    try:
+        index.add(vectors)
+    finally:
+        faiss.omp_set_num_threads(threads)
     return index, kind
 
 

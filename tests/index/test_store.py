@@ -218,3 +218,21 @@ def test_vector_index_kinds(threshold: int, kind: str) -> None:
     assert made == kind and index.ntotal == 200
     _, ids = index.search(vectors[:20], 1)
     assert ids[:, 0].tolist() == list(range(20))
+
+
+@pytest.mark.parametrize("threshold", [1000, 50])
+def test_single_query_search_runs_on_one_thread_and_builds_use_every_core(threshold: int) -> None:
+    import faiss
+
+    from index.store import search_vectors
+
+    rng = np.random.default_rng(7)
+    vectors = rng.normal(size=(200, 32)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    faiss.omp_set_num_threads(2)
+    index, _ = make_vector_index(vectors, threshold)
+    assert faiss.omp_get_max_threads() == 2  # the caller's setting is restored after adding
+    _, expected = index.search(vectors[3:4], 10)
+    assert search_vectors(index, vectors[3].astype(np.float64), 10).tolist() == expected[0].tolist()
+    assert faiss.omp_get_max_threads() == 1
+    faiss.omp_set_num_threads(2)
