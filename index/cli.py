@@ -10,11 +10,12 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
-from index.config import IndexSettings, SettingsError, load_settings
-from index.corpus import CorpusError
-from index.store import IndexLoadError
+from index.errors import CorpusError, IndexLoadError, SettingsError
+
+if TYPE_CHECKING:  # settings (pydantic-settings) load after the arguments parse: --help needs none
+    from index.config import IndexSettings
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
 
@@ -91,6 +92,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _settings(args: argparse.Namespace) -> IndexSettings:
+    from index.config import load_settings
+
     return load_settings(
         index_dir=args.index,
         corpus_dir=args.corpus,

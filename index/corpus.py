@@ -15,13 +15,11 @@ from pathlib import Path
 import tomllib
 from pydantic import BaseModel, ValidationError
 
+from index.errors import CorpusError
+
 DOCUMENT_SUFFIXES = (".md", ".txt")
 META_SUFFIX = ".meta.toml"
 MAX_DOCUMENT_BYTES = 20 * 1024 * 1024
-
-
-class CorpusError(ValueError):
-    """A problem with the corpus the user can fix; the message is one line."""
 
 
 class DocumentMeta(BaseModel):

@@ -21,14 +21,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import faiss
-import numpy as np
 from pydantic import BaseModel, ValidationError
 
 from index import __version__
 from index.chunking import Chunk
 from index.corpus import DocumentMeta
+from index.errors import IndexLoadError
+
+if TYPE_CHECKING:  # faiss and numpy load on first use: `python -m index stats` needs neither
+    import faiss
+    import numpy as np
 
 SCHEMA_VERSION = 1
 CURRENT = "CURRENT"
@@ -42,10 +46,6 @@ GLOSSARY = "glossary.json"
 BACKGROUND = "background.npz"
 BIAS_LANGUAGES = ("en", "zh")
 BUILD_HINT = "run `python -m index build --force`"
-
-
-class IndexLoadError(RuntimeError):
-    """The index is missing, corrupt or built for another model; the message names the fix."""
 
 
 class ChunkerSettings(BaseModel):
@@ -102,6 +102,8 @@ class Background:
     sentence_bias: dict[str, np.ndarray]
 
     def arrays(self) -> dict[str, np.ndarray]:
+        import numpy as np
+
         out = {"vectors": self.vectors, "languages": np.array(self.languages), "top": self.top}
         for lang in BIAS_LANGUAGES:
             out[f"chunk_bias_{lang}"] = self.chunk_bias[lang]
@@ -134,6 +136,8 @@ class StoredIndex:
     background: Background
 
     def __post_init__(self) -> None:
+        import numpy as np
+
         # first sentence of each chunk (sentences are stored in chunk order), for slicing
         starts = np.searchsorted([s.chunk for s in self.sentences], np.arange(len(self.chunks) + 1))
         self.sentence_starts = starts.astype(np.int64)
@@ -153,6 +157,9 @@ def search_vectors(index: faiss.Index, query: np.ndarray, n: int) -> np.ndarray:
     (bench/README.md, finding 2: 0.7 vs 16 ms at 10k vectors); HNSW search is serial anyway.
     ``omp_set_num_threads`` applies to the calling thread, so it is set where each search runs
     (the bot searches in worker threads)."""
+    import faiss
+    import numpy as np
+
     faiss.omp_set_num_threads(1)
     _, ids = index.search(np.ascontiguousarray(query.reshape(1, -1), dtype=np.float32), n)
     return ids[0]
@@ -162,6 +169,8 @@ def make_vector_index(vectors: np.ndarray, approx_threshold: int) -> tuple[faiss
     """Exact inner product for small corpora; HNSW above the threshold (vectors are normalized).
 
     Adding uses every core (an HNSW build is parallel), whatever the calling thread searched with."""
+    import faiss
+
     dim = vectors.shape[1]
     if len(vectors) <= approx_threshold:
         index: faiss.Index = faiss.IndexFlatIP(dim)
@@ -220,6 +229,9 @@ def write_version(
     keep: int = 2,
 ) -> Path:
     """Write a complete version next to the live one, then switch CURRENT to it atomically."""
+    import faiss
+    import numpy as np
+
     versions = index_dir / VERSIONS
     versions.mkdir(parents=True, exist_ok=True)
     name = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ") + "-" + uuid.uuid4().hex[:6]
@@ -266,6 +278,9 @@ def _read_jsonl(path: Path, parse: Callable[[str], BaseModel]) -> list:
 
 def load_version(path: Path, expected_embedder: str | None = None) -> StoredIndex:
     """Load and validate one version folder; IndexLoadError with the fix on any problem."""
+    import faiss
+    import numpy as np
+
     if not (path / MANIFEST).is_file():
         raise IndexLoadError(f"index at {path} has no {MANIFEST}; {BUILD_HINT}")
     try:
