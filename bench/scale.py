@@ -5,7 +5,9 @@ approximate index as ``index.store.make_vector_index`` builds it (HNSW, forced b
 over a sweep of efSearch values, and an IVF alternative over a sweep of nprobe values: build time,
 size on disk, resident memory, single-query p50/p99 and recall@10 against the exact top 10.
 Lexical side: ``index.lexical.LexicalIndex`` over recombined article text: build time, memory and
-query p50/p99 (BM25 scores plus the top-50 candidates the retriever takes).
+query p50/p99 (BM25 scores plus the top-50 candidates the retriever takes); then what an index
+version stores of it (``LexicalIndex.save``): disk size, memory-mapped load time and memory, and
+query p50/p99 on the loaded index.
 """
 
 from __future__ import annotations
@@ -263,6 +265,20 @@ def _vector_goal(out: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _time_lexical(lexical: Any, questions: list[list[str]]) -> dict[str, Any]:
+    scores_t, top_t = [], []
+    for tokens in questions:
+        started = time.perf_counter()
+        scores = lexical.scores(tokens)
+        middle = time.perf_counter()
+        top = np.argpartition(-scores, min(POOL, len(scores) - 1))[:POOL]
+        top[np.argsort(-scores[top])]
+        ended = time.perf_counter()
+        scores_t.append(middle - started)
+        top_t.append(ended - started)
+    return {"scores": summary_ms(scores_t), "scores_and_top50": summary_ms(top_t), "queries": len(questions)}
+
+
 def _lexical_side(n: int, args: argparse.Namespace) -> dict[str, Any]:
     from bench import _synthetic
     from index.lexical import LexicalIndex, tokenize
@@ -282,24 +298,32 @@ def _lexical_side(n: int, args: argparse.Namespace) -> dict[str, Any]:
     }
     del texts
     gc.collect()
+    out["search_ms"] = _time_lexical(lexical, questions)
+    built_scores = [lexical.scores(tokens) for tokens in questions[:20]]
 
-    scores_t, top_t = [], []
-    for tokens in questions:
+    # what an index version stores (LexicalIndex.save) and what loading it costs (mmap, as load_version does)
+    with tempfile.TemporaryDirectory(prefix="bench-scale-lexical-") as tmp:
+        folder = Path(tmp)
         started = time.perf_counter()
-        scores = lexical.scores(tokens)
-        middle = time.perf_counter()
-        top = np.argpartition(-scores, min(POOL, len(scores) - 1))[:POOL]
-        top[np.argsort(-scores[top])]
-        ended = time.perf_counter()
-        scores_t.append(middle - started)
-        top_t.append(ended - started)
-    out["search_ms"] = {
-        "scores": summary_ms(scores_t),
-        "scores_and_top50": summary_ms(top_t),
-        "queries": len(questions),
-    }
-    del lexical
-    gc.collect()
+        lexical.save(folder)
+        save_seconds = time.perf_counter() - started
+        disk = sum(f.stat().st_size for f in folder.iterdir()) / 2**20
+        del lexical
+        gc.collect()
+        log(f"scale[{n}]: loading the saved lexical index (mmap)")
+        with _Memory() as mem:
+            loaded = LexicalIndex.load(folder, n)
+        same = all(np.array_equal(loaded.scores(t), s) for t, s in zip(questions[:20], built_scores, strict=True))
+        out["load"] = {
+            **mem.report(),
+            "save_seconds": round(save_seconds, 3),
+            "disk_mib": round(disk, 1),
+            "search_ms": _time_lexical(loaded, questions),
+            "same_scores": same,
+        }
+        out["load"]["seconds"] = out["load"].pop("build_seconds")
+        del loaded
+        gc.collect()
     p50 = out["search_ms"]["scores_and_top50"]["p50"]
     out["goal"] = {"p50_ms_max": GOAL_LEXICAL_P50_MS, "met": bool(p50 <= GOAL_LEXICAL_P50_MS)}
     return out
@@ -434,4 +458,21 @@ def render(report: dict[str, Any]) -> str:
                 lex,
             ),
         ]
+    loads = [
+        [
+            x["n"],
+            x["load"]["save_seconds"],
+            x["load"]["disk_mib"],
+            x["load"]["seconds"],
+            x["load"]["rss_delta_mib"],
+            x["load"]["search_ms"]["scores_and_top50"]["p50"],
+            x["load"]["search_ms"]["scores_and_top50"]["p99"],
+            "yes" if x["load"]["same_scores"] else "NO",
+        ]
+        for x in report["lexical"]
+        if "load" in x
+    ]
+    if loads:
+        headers = ["chunks", "save s", "disk MiB", "load s (mmap)", "RSS Δ MiB", "p50 ms", "p99 ms", "same scores"]
+        lines += ["", table(headers, loads)]
     return "\n".join(lines)

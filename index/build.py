@@ -16,7 +16,7 @@ from index.config import IndexSettings
 from index.corpus import load_corpus
 from index.crosslingual import build_glossary
 from index.embedding import Embedder, get_embedder
-from index.lexical import tokenize
+from index.lexical import TOKENIZER_VERSION, LexicalIndex
 from index.store import (
     ChunkerSettings,
     CorpusDocument,
@@ -100,6 +100,7 @@ def _is_current(
         and previous.sentences == sentences
         and manifest.background_sha256 == background_digest()
         and manifest.package_version == __version__
+        and manifest.lexical_tokenizer == TOKENIZER_VERSION  # else store this tokenizer's BM25 index
     )
 
 
@@ -146,7 +147,8 @@ def build_index(settings: IndexSettings, force: bool = False, progress: bool = T
 
     background = compute_background(_background_vectors(embedder, previous), chunk_vectors, sentence_vectors)
     vector_index, kind = make_vector_index(chunk_vectors, settings.approx_threshold)
-    vocabulary = {token for chunk in chunks for token in tokenize(passage_text(chunk))}
+    lexical = LexicalIndex([passage_text(chunk) for chunk in chunks])  # stored with the version
+    vocabulary = lexical.vocabulary
     vocabulary_sha256 = hashlib.sha256("\n".join(sorted(vocabulary)).encode()).hexdigest()
     reuse = previous is not None and previous.manifest.vocabulary_sha256 == vocabulary_sha256
     glossary = previous.glossary if reuse and previous is not None else build_glossary(vocabulary)
@@ -176,6 +178,7 @@ def build_index(settings: IndexSettings, force: bool = False, progress: bool = T
         glossary,
         background,
         settings.keep_versions,
+        lexical=lexical,
     )
     return BuildResult(
         path.name,

@@ -82,7 +82,9 @@ class Retriever:
     def __init__(self, stored: StoredIndex, params: RetrievalParams | None = None) -> None:
         self.stored = stored
         self.params = params or RetrievalParams()
-        self.lexical = LexicalIndex([passage_text(c) for c in stored.chunks])
+        # stored with the version since it was; a version from before is indexed here
+        lexical = stored.lexical
+        self.lexical = lexical if lexical is not None else LexicalIndex([passage_text(c) for c in stored.chunks])
 
     def expand(self, query_tokens: list[str]) -> list[str]:
         return expand(query_tokens, self.stored.glossary, self.lexical.vocabulary)

@@ -3,7 +3,8 @@
 Layout of ``index_dir``::
 
     CURRENT                 name of the live version (replaced atomically with os.replace)
-    versions/<name>/        manifest.json, chunks.jsonl, chunks.faiss, sentences.jsonl, sentences.npy
+    versions/<name>/        manifest.json, chunks.jsonl, chunks.faiss, sentences.jsonl, sentences.npy,
+                            glossary.json, background.npz, bm25.* (the lexical index, lexical.py)
 
 A build writes a new version folder and only then points CURRENT at it, so a build killed at
 any moment leaves the previous index intact and loadable.
@@ -33,6 +34,8 @@ from index.errors import IndexLoadError
 if TYPE_CHECKING:  # faiss and numpy load on first use: `python -m index stats` needs neither
     import faiss
     import numpy as np
+
+    from index.lexical import LexicalIndex
 
 SCHEMA_VERSION = 1
 CURRENT = "CURRENT"
@@ -74,6 +77,9 @@ class Manifest(BaseModel):
     reused_embeddings: int
     background_sha256: str = ""  # of the background questions (background.py)
     vocabulary_sha256: str = ""  # of the lexical vocabulary the glossary was made for
+    # lexical.TOKENIZER_VERSION of the BM25 files (bm25.*) stored with the version; 0: none stored
+    # (built before they were), so the lexical index is built in memory at load
+    lexical_tokenizer: int = 0
     package_version: str = __version__
 
 
@@ -134,6 +140,7 @@ class StoredIndex:
     sentence_vectors: np.ndarray
     glossary: dict[str, list[str]]  # English stem → Chinese corpus words (crosslingual.py)
     background: Background
+    lexical: LexicalIndex | None = None  # BM25 over the chunks as stored (None: build it from the chunks)
 
     def __post_init__(self) -> None:
         import numpy as np
@@ -227,10 +234,18 @@ def write_version(
     glossary: dict[str, list[str]],
     background: Background,
     keep: int = 2,
+    lexical: LexicalIndex | None = None,
 ) -> Path:
-    """Write a complete version next to the live one, then switch CURRENT to it atomically."""
+    """Write a complete version next to the live one, then switch CURRENT to it atomically.
+
+    With ``lexical`` (BM25 over these chunks' passages), its files are stored too and the manifest
+    says so; without it, the version is loaded as one built before they were stored."""
     import faiss
     import numpy as np
+
+    from index.lexical import TOKENIZER_VERSION
+
+    manifest = manifest.model_copy(update={"lexical_tokenizer": TOKENIZER_VERSION if lexical is not None else 0})
 
     versions = index_dir / VERSIONS
     versions.mkdir(parents=True, exist_ok=True)
@@ -243,6 +258,8 @@ def write_version(
     (staging / GLOSSARY).write_text(json.dumps(glossary, ensure_ascii=False), encoding="utf-8")
     np.savez(staging / BACKGROUND, **background.arrays())
     faiss.write_index(vectors, str(staging / CHUNK_VECTORS))
+    if lexical is not None:
+        lexical.save(staging)
     (staging / MANIFEST).write_text(manifest.model_dump_json(indent=2), encoding="utf-8")
     for item in staging.iterdir():
         with item.open("rb") as handle:
@@ -331,7 +348,23 @@ def load_version(path: Path, expected_embedder: str | None = None) -> StoredInde
         raise IndexLoadError(f"index at {path} is inconsistent: {'; '.join(problems)}; {BUILD_HINT}")
     if not isinstance(glossary, dict):
         raise IndexLoadError(f"index file {path / GLOSSARY} is not a JSON object; {BUILD_HINT}")
-    return StoredIndex(path, path.name, manifest, chunks, vectors, sentences, sentence_vectors, glossary, background)
+    lexical = _load_lexical(path, manifest)
+    return StoredIndex(
+        path, path.name, manifest, chunks, vectors, sentences, sentence_vectors, glossary, background, lexical
+    )
+
+
+def _load_lexical(path: Path, manifest: Manifest) -> LexicalIndex | None:
+    """The stored BM25 index, memory-mapped; None when the version has none of this tokenizer's
+    (the retriever then builds it from the chunks). Stored but broken: IndexLoadError, like any file."""
+    from index.lexical import TOKENIZER_VERSION, LexicalIndex
+
+    if manifest.lexical_tokenizer != TOKENIZER_VERSION:
+        return None
+    try:
+        return LexicalIndex.load(path, manifest.chunk_count)
+    except (ValueError, OSError, KeyError, TypeError, UnicodeDecodeError) as error:
+        raise IndexLoadError(f"lexical index at {path} is corrupt ({_first(error)}); {BUILD_HINT}") from None
 
 
 def load_current(index_dir: Path, expected_embedder: str | None = None) -> StoredIndex:

@@ -84,4 +84,5 @@ def test_benchmark_writes_its_report(
         assert {"flat", "hnsw", "ivf", "goal"} <= set(vector)
         assert all(0.0 <= row["recall_at_10"] <= 1.0 for row in vector["hnsw"]["sweep"])
         (lexical,) = report["lexical"]
-        assert {"build", "search_ms", "goal"} <= set(lexical)
+        assert {"build", "search_ms", "load", "goal"} <= set(lexical)
+        assert lexical["load"]["same_scores"] is True

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -72,3 +74,59 @@ def test_bm25_scores_the_chunk_that_shares_terms() -> None:
 def test_an_empty_lexical_index_scores_nothing() -> None:
     index = LexicalIndex([])
     assert index.scores(["价格"]).shape == (0,)
+
+
+TEXTS = [
+    "Composer 2.5 的价格是 15 美元",
+    "马斯克为什么站台",
+    "的 了 是",  # only stopwords
+    "SWE-bench 上 Composer 2 得分 70.2%，Kimi K2.5 是底座",
+    "Cursor 承认 Composer 2 基于开源模型训练",
+]
+QUERIES = [["价格"], ["composer", "2.5"], ["马斯克", "站台", "价格"], ["kimi", "k2.5", "底座"], ["不在语料里的词"], []]
+
+
+@pytest.mark.parametrize("mmap", [True, False])
+def test_a_saved_lexical_index_loads_with_the_same_vocabulary_and_scores(tmp_path: Path, mmap: bool) -> None:
+    from index.lexical import LEXICAL_FILES
+
+    built = LexicalIndex(TEXTS)
+    built.save(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(LEXICAL_FILES.values())
+    loaded = LexicalIndex.load(tmp_path, len(TEXTS), mmap=mmap)
+    assert loaded.vocabulary == built.vocabulary and "\x00" not in loaded.vocabulary
+    assert len(loaded) == len(built) == len(TEXTS)
+    assert not hasattr(loaded, "doc_tokens") and not hasattr(built, "doc_tokens")  # token lists aren't kept
+    for tokens in [*QUERIES, sorted(built.vocabulary)]:
+        assert np.array_equal(loaded.scores(tokens), built.scores(tokens)), tokens
+        assert loaded.scores(tokens).dtype == np.float32
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_an_empty_lexical_index_saves_nothing_and_loads(tmp_path: Path) -> None:
+    LexicalIndex([]).save(tmp_path)
+    assert list(tmp_path.iterdir()) == []
+    assert LexicalIndex.load(tmp_path, 0).scores(["价格"]).shape == (0,)
+
+
+@pytest.mark.parametrize(
+    "breakage",
+    ["missing vocabulary", "missing matrix", "other document count", "vocabulary not JSON", "matrix garbage"],
+)
+def test_a_broken_saved_lexical_index_fails_to_load(tmp_path: Path, breakage: str) -> None:
+    from index.lexical import LEXICAL_FILES
+
+    LexicalIndex(TEXTS).save(tmp_path)
+    size = len(TEXTS)
+    if breakage == "missing vocabulary":
+        (tmp_path / LEXICAL_FILES["vocab_name"]).unlink()
+    elif breakage == "missing matrix":
+        (tmp_path / LEXICAL_FILES["data_name"]).unlink()
+    elif breakage == "other document count":
+        size += 1
+    elif breakage == "vocabulary not JSON":
+        (tmp_path / LEXICAL_FILES["vocab_name"]).write_text("{oops", encoding="utf-8")
+    else:
+        (tmp_path / LEXICAL_FILES["indptr_name"]).write_bytes(b"garbage!" * 8)
+    with pytest.raises((OSError, ValueError)):
+        LexicalIndex.load(tmp_path, size)

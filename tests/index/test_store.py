@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from index.embedding import get_embedder
+from index.lexical import LEXICAL_FILES, TOKENIZER_VERSION, LexicalIndex, tokenize
 from index.store import (
     BACKGROUND,
     CHUNK_VECTORS,
@@ -106,6 +107,17 @@ BREAKAGES: dict[str, Callable[[Path], None]] = {
     "background not an npz": lambda v: (v / BACKGROUND).write_bytes(b"not a zip file at all"),
     "glossary not JSON": lambda v: (v / GLOSSARY).write_text("{oops", encoding="utf-8"),
     "glossary a list": lambda v: (v / GLOSSARY).write_text("[1, 2]", encoding="utf-8"),
+    **{f"missing {name}": (lambda v, n=name: (v / n).unlink()) for name in LEXICAL_FILES.values()},
+    "bm25 vocabulary not JSON": lambda v: (v / LEXICAL_FILES["vocab_name"]).write_text("{oops", encoding="utf-8"),
+    "bm25 vocabulary larger than its matrix": lambda v: (v / LEXICAL_FILES["vocab_name"]).write_text(
+        json.dumps({"价格": 10**6}), encoding="utf-8"
+    ),
+    "bm25 params for other documents": lambda v: (v / LEXICAL_FILES["params_name"]).write_text(
+        json.dumps({**json.loads((v / LEXICAL_FILES["params_name"]).read_text(encoding="utf-8")), "num_docs": 3}),
+        encoding="utf-8",
+    ),
+    "bm25 matrix truncated": lambda v: _truncate(v / LEXICAL_FILES["data_name"], 100),
+    "bm25 matrix garbage": lambda v: (v / LEXICAL_FILES["indptr_name"]).write_bytes(b"garbage!" * 64),
 }
 
 
@@ -236,3 +248,41 @@ def test_single_query_search_runs_on_one_thread_and_builds_use_every_core(thresh
     assert search_vectors(index, vectors[3].astype(np.float64), 10).tolist() == expected[0].tolist()
     assert faiss.omp_get_max_threads() == 1
     faiss.omp_set_num_threads(2)
+
+
+def test_the_lexical_index_is_stored_with_the_version_and_loads_as_built(built_index) -> None:  # type: ignore[no-untyped-def]
+    from index.build import passage_text
+    from index.retrieval import Retriever
+
+    questions_file = Path(__file__).parents[1] / "eval" / "dev_questions.jsonl"
+    stored = load_current(built_index.index_dir)
+    assert stored.manifest.lexical_tokenizer == TOKENIZER_VERSION
+    assert all((stored.path / name).is_file() for name in LEXICAL_FILES.values())
+    assert stored.lexical is not None and len(stored.lexical) == len(stored.chunks)
+    assert Retriever(stored).lexical is stored.lexical  # no jieba at load
+    fresh = LexicalIndex([passage_text(c) for c in stored.chunks])
+    assert stored.lexical.vocabulary == fresh.vocabulary
+    lines = questions_file.read_text(encoding="utf-8").splitlines()
+    questions = [tokenize(json.loads(line)["q"]) for line in lines if line.strip()]
+    questions += [sorted(fresh.vocabulary)[:50], ["不在语料里的词"], []]
+    for tokens in questions:
+        assert np.array_equal(stored.lexical.scores(tokens), fresh.scores(tokens)), tokens
+
+
+def test_a_version_from_before_the_lexical_files_indexes_its_chunks_at_load(index_copy) -> None:  # type: ignore[no-untyped-def]
+    from index.build import passage_text
+    from index.retrieval import Retriever
+
+    version = _version_dir(index_copy.index_dir)
+    for name in LEXICAL_FILES.values():
+        (version / name).unlink()
+    _edit_manifest(lambda m: m.pop("lexical_tokenizer"))(version)
+    stored = load_current(index_copy.index_dir)
+    assert stored.lexical is None and stored.manifest.lexical_tokenizer == 0
+    retriever = Retriever(stored)
+    fresh = LexicalIndex([passage_text(c) for c in stored.chunks])
+    assert retriever.lexical.vocabulary == fresh.vocabulary
+    assert np.array_equal(retriever.lexical.scores(tokenize("价格多少")), fresh.scores(tokenize("价格多少")))
+    # a tokenizer newer than the files: the same
+    _edit_manifest(lambda m: m.update(lexical_tokenizer=TOKENIZER_VERSION + 1))(version)
+    assert load_current(index_copy.index_dir).lexical is None
