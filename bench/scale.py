@@ -100,6 +100,18 @@ def _time_single(index: Any, queries: np.ndarray) -> dict[str, Any]:
     return summary_ms(times)
 
 
+def _time_search_vectors(index: Any, queries: np.ndarray) -> dict[str, Any]:
+    """One query at a time through ``index.store.search_vectors``, as the retriever searches."""
+    from index.store import search_vectors
+
+    times = []
+    for q in queries:
+        started = time.perf_counter()
+        search_vectors(index, q, K)
+        times.append(time.perf_counter() - started)
+    return summary_ms(times)
+
+
 def _recall(found: np.ndarray, truth: np.ndarray) -> float:
     hits = sum(len(set(f.tolist()) & set(t.tolist())) for f, t in zip(found, truth, strict=True))
     return round(hits / truth.size, 4)
@@ -160,8 +172,8 @@ def _vector_side(n: int, args: argparse.Namespace) -> dict[str, Any]:
         "batch_search_seconds": round(batch_seconds, 3),
         "search_ms": _time_single(flat, timed),
     }
-    faiss.omp_set_num_threads(1)  # one query scans serially faster than with OpenMP's fork/join (see README)
-    out["flat"]["search_ms_1_thread"] = _time_single(flat, timed)
+    # what the retriever calls: index.store.search_vectors, on one OpenMP thread (README, finding 2)
+    out["flat"]["search_ms_1_thread"] = _time_search_vectors(flat, timed)
     faiss.omp_set_num_threads(args.threads)
     del flat
     gc.collect()
@@ -359,6 +371,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     return report
 
 
+def _default_hnsw(v: dict[str, Any]) -> str:
+    if not v["hnsw"]["sweep"]:
+        return "not built"
+    return "met" if v["goal"]["default_hnsw_met"] else "NOT met"
+
+
 def render(report: dict[str, Any]) -> str:
     rows = []
     for v in report["vector"]:
@@ -380,7 +398,7 @@ def render(report: dict[str, Any]) -> str:
             rows.append(
                 [
                     n,
-                    "flat, 1 OpenMP thread",
+                    "flat, search_vectors (1 thread)",
                     None,
                     None,
                     None,
@@ -425,7 +443,7 @@ def render(report: dict[str, Any]) -> str:
         for v in report["vector"]:
             lines.append(
                 f"{v['n']}: goal p50 ≤ {GOAL_VECTOR_P50_MS} ms & recall@10 ≥ {GOAL_RECALL}: "
-                f"default HNSW {'met' if v['goal']['default_hnsw_met'] else 'NOT met'}; "
+                f"default HNSW {_default_hnsw(v)}; "
                 f"best meeting it: {v['goal']['best_meeting']}"
             )
     lex = [
