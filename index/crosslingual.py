@@ -133,7 +133,7 @@ def expand(tokens: list[str], glossary: dict[str, list[str]], vocabulary: frozen
     return tokens + extra
 
 
-def translation(tokens: list[str], glossary: dict[str, list[str]], vocabulary: frozenset[str]) -> str:
-    """The Chinese words of the corpus that translate the question's English words, as a
-    pseudo-question ("synthetic data scale" → "合成 数据 规模"); empty if none do."""
-    return " ".join(expand(tokens, glossary, vocabulary)[len(tokens) :])
+def translation(tokens: list[str], glossary: dict[str, list[str]], vocabulary: frozenset[str]) -> list[str]:
+    """The Chinese words of the corpus that translate the question's English words
+    ("synthetic data scale" → 合成, 数据, 规模); empty if none do."""
+    return expand(tokens, glossary, vocabulary)[len(tokens) :]

@@ -61,6 +61,8 @@ class Engine:
         self._snapshot: Snapshot | None = None
         self._lock = threading.Lock()
         self._rejected: str | None = None  # a broken version already reported
+        self._word_vectors: dict[str, np.ndarray] = {}  # glossary word → its query vector
+        self._words_lock = threading.Lock()
         self.generator = None  # index.generate.Generator when LLM_* is configured
         if llm is not None and llm.enabled:
             from index.generate import Generator  # imports openai: only when configured
@@ -105,9 +107,12 @@ class Engine:
         return version
 
     def warm_up(self) -> None:
-        """Load the index and the model now, so that the first question is as fast as the rest."""
-        self.snapshot  # noqa: B018 -- loads
+        """Load the index and the model, and embed the glossary's words, so that the first
+        question is as fast as the rest."""
+        stored = self.snapshot.stored
         self.embedder.encode_queries(["warm-up"])
+        if self.params.translation_weight > 0:
+            self._learn_words([w for words in stored.glossary.values() for w in words])
 
     @property
     def loaded(self) -> bool:
@@ -119,18 +124,33 @@ class Engine:
     ) -> tuple[np.ndarray, np.ndarray]:
         """The vector retrieval uses, and the question's own (with its follow-up context).
 
-        A non-Chinese question's vector is steered toward the embedding of its dictionary
-        translation (retrieval.RetrievalParams.translation_weight); abstention keeps judging the
-        question's own vector, on which it was calibrated. One batch: a second short text costs
-        little beside the first."""
+        A non-Chinese question's vector is steered toward the mean vector of the corpus words
+        that translate it (retrieval.RetrievalParams.translation_weight); abstention keeps judging
+        the question's own vector, on which it was calibrated. Word vectors are kept (the
+        glossary has a few hundred words): a word is embedded once, beside the first question
+        that needs it, so steering costs no encoder time once the words are known."""
         weight = self.params.translation_weight
-        translated = retriever.translation(tokenize(question)) if language != "zh" and weight > 0 else ""
-        texts = [question, *([context] if context else []), *([translated] if translated else [])]
+        words = list(retriever.translation(tokenize(question))) if language != "zh" and weight > 0 else []
+        with self._words_lock:
+            missing = [w for w in dict.fromkeys(words) if w not in self._word_vectors]
+        texts = [question, *([context] if context else []), *missing]
         vectors = self.embedder.encode_queries(texts)
         plain = _unit(vectors[0] + CONTEXT_WEIGHT * vectors[1] if context else vectors[0])
-        if not translated:
+        if not words:
             return plain, plain
-        return _unit(plain + weight * vectors[-1]), plain
+        with self._words_lock:
+            self._word_vectors.update(zip(missing, vectors[len(texts) - len(missing) :], strict=True))
+            translated = _unit(np.mean([self._word_vectors[w] for w in words], axis=0))
+        return _unit(plain + weight * translated), plain
+
+    def _learn_words(self, words: list[str]) -> None:
+        """Embed glossary words ahead of the questions that need them (warm_up)."""
+        with self._words_lock:
+            missing = [w for w in dict.fromkeys(words) if w not in self._word_vectors]
+        if missing:
+            vectors = self.embedder.encode_queries(missing)
+            with self._words_lock:
+                self._word_vectors.update(zip(missing, vectors, strict=True))
 
     def _generate(
         self, result: AskResult, stored: StoredIndex, ranked: list[int], on_partial: PartialHandler | None = None

@@ -29,8 +29,8 @@ class RetrievalParams:
     rrf_k: int = 20
     lexical_weight: dict[str, float] = field(default_factory=lambda: {"zh": 1.0, "en": 1.0})
     pool: int = 50  # candidates from each side before fusion
-    # A non-Chinese question's vector is steered this much toward the vector of its dictionary
-    # translation (Engine): e5 matches Chinese to Chinese better than English to Chinese.
+    # A non-Chinese question's vector is steered this much toward the mean vector of the Chinese
+    # words that translate it (Engine): e5 matches Chinese to Chinese better than English to Chinese.
     translation_weight: float = 0.25
 
     def lexical_weight_for(self, language: str) -> float:
@@ -89,7 +89,7 @@ class Retriever:
     def expand(self, query_tokens: list[str]) -> list[str]:
         return expand(query_tokens, self.stored.glossary, self.lexical.vocabulary)
 
-    def translation(self, query_tokens: list[str]) -> str:
+    def translation(self, query_tokens: list[str]) -> list[str]:
         return translation(query_tokens, self.stored.glossary, self.lexical.vocabulary)
 
     def _dense_pool(self, query_vector: np.ndarray, n: int) -> list[int]:

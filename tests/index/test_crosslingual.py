@@ -46,8 +46,8 @@ def test_expand_adds_translations_the_corpus_has() -> None:
 def test_translation_is_the_corpus_words_for_the_english_ones() -> None:
     glossary = {stem("price"): ["价格", "价钱"], stem("release"): ["发布"]}
     vocabulary = frozenset({"价格", "发布"})
-    assert translation(tokenize("What was the price at release of K2.5?"), glossary, vocabulary) == "价格 发布"
-    assert translation(tokenize("Who is Michael Truell?"), glossary, vocabulary) == ""
+    assert translation(tokenize("What was the price at release of K2.5?"), glossary, vocabulary) == ["价格", "发布"]
+    assert translation(tokenize("Who is Michael Truell?"), glossary, vocabulary) == []
 
 
 def test_glossary_is_the_same_whether_words_are_scanned_looked_up_or_remembered(monkeypatch) -> None:  # type: ignore[no-untyped-def]

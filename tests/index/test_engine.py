@@ -141,6 +141,10 @@ def test_english_questions_are_steered_toward_their_translation(engine) -> None:
     [alone] = engine.embedder.encode_queries([question])
     assert np.allclose(own, alone, atol=1e-5)  # abstention judges the question's own vector
     assert float(steered @ own) < 0.999  # retrieval uses a different one
+    words = retriever.translation(question.lower().split())
+    assert set(words) <= set(engine._word_vectors)  # each word embedded once, then kept
+    again, _ = engine._query_vectors(question, None, retriever, "en")
+    assert np.allclose(again, steered, atol=1e-6)
     chinese, chinese_own = engine._query_vectors(SWE_ZH, None, retriever, "zh")
     assert chinese is chinese_own
     untranslatable, same = engine._query_vectors("Who is Michael Truell?", None, retriever, "en")
