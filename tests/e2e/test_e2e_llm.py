@@ -219,8 +219,11 @@ def test_a_streamed_answer_is_shown_as_it_is_written(bot: BotUnderTest, fresh: F
     assert all(len(a) < len(b) for a, b in itertools.pairwise(shown)), shown
     assert previews[0].json["embeds"][0]["footer"]["text"] == "Writing the answer…"
     assert not any(p.json.get("components") for p in previews), "no feedback buttons on a preview"
-    gaps = [b.t - a.t for a, b in itertools.pairwise(previews)]
-    assert min(gaps) >= 0.8, gaps  # about once a second: Discord rate-limits message edits
+    # About once a second (Discord rate-limits message edits): the generator hands over at most
+    # one partial text a second, so the previews can't outnumber the seconds the stream took
+    # (the gaps between the edits themselves shift with the machine's load).
+    streaming_for = final.t - previews[0].t
+    assert len(previews) <= streaming_for + 1, (len(previews), streaming_for)
     assert all(p.json["allowed_mentions"]["parse"] == [] for p in previews)
     embed = final.json["embeds"][0]
     assert embed["description"] == long and "▌" not in embed["description"]
