@@ -120,7 +120,7 @@ class Engine:
 
     # -- questions --------------------------------------------------------------------
     def _query_vectors(
-        self, question: str, context: str | None, retriever: Retriever, language: str
+        self, question: str, tokens: list[str], context: str | None, retriever: Retriever, language: str
     ) -> tuple[np.ndarray, np.ndarray]:
         """The vector retrieval uses, and the question's own (with its follow-up context).
 
@@ -130,27 +130,32 @@ class Engine:
         glossary has a few hundred words): a word is embedded once, beside the first question
         that needs it, so steering costs no encoder time once the words are known."""
         weight = self.params.translation_weight
-        words = list(retriever.translation(tokenize(question))) if language != "zh" and weight > 0 else []
-        with self._words_lock:
-            missing = [w for w in dict.fromkeys(words) if w not in self._word_vectors]
+        words = retriever.translation(tokens) if language != "zh" and weight > 0 else []
+        missing = self._unknown(words)
         texts = [question, *([context] if context else []), *missing]
         vectors = self.embedder.encode_queries(texts)
         plain = _unit(vectors[0] + CONTEXT_WEIGHT * vectors[1] if context else vectors[0])
         if not words:
             return plain, plain
+        self._remember(missing, vectors[len(texts) - len(missing) :])
         with self._words_lock:
-            self._word_vectors.update(zip(missing, vectors[len(texts) - len(missing) :], strict=True))
             translated = _unit(np.mean([self._word_vectors[w] for w in words], axis=0))
         return _unit(plain + weight * translated), plain
 
+    def _unknown(self, words: list[str]) -> list[str]:
+        """The words (once each) whose vectors aren't kept yet."""
+        with self._words_lock:
+            return [w for w in dict.fromkeys(words) if w not in self._word_vectors]
+
+    def _remember(self, words: list[str], vectors: np.ndarray) -> None:
+        with self._words_lock:
+            self._word_vectors.update(zip(words, vectors, strict=True))
+
     def _learn_words(self, words: list[str]) -> None:
         """Embed glossary words ahead of the questions that need them (warm_up)."""
-        with self._words_lock:
-            missing = [w for w in dict.fromkeys(words) if w not in self._word_vectors]
+        missing = self._unknown(words)
         if missing:
-            vectors = self.embedder.encode_queries(missing)
-            with self._words_lock:
-                self._word_vectors.update(zip(missing, vectors, strict=True))
+            self._remember(missing, self.embedder.encode_queries(missing))
 
     def _generate(
         self, result: AskResult, stored: StoredIndex, ranked: list[int], on_partial: PartialHandler | None = None
@@ -182,8 +187,9 @@ class Engine:
         question = validate_question(raw_question)
         snapshot = self.snapshot
         language = detect_language(question)
-        vector, _ = self._query_vectors(question, None, snapshot.retriever, language)
-        outcome = snapshot.retriever.search(vector, tokenize(question), k or self.settings.top_k, mode, language)
+        tokens = tokenize(question)
+        vector, _ = self._query_vectors(question, tokens, None, snapshot.retriever, language)
+        outcome = snapshot.retriever.search(vector, tokens, k or self.settings.top_k, mode, language)
         return SearchResult(question=question, passages=_passages(snapshot.stored, outcome.hits))
 
     def ask(
@@ -207,9 +213,9 @@ class Engine:
         k = k or self.settings.top_k
 
         t0 = time.perf_counter()
-        query_vector, own_vector = self._query_vectors(question, context, snapshot.retriever, language)
-        t1 = time.perf_counter()
         tokens = tokenize(question)
+        query_vector, own_vector = self._query_vectors(question, tokens, context, snapshot.retriever, language)
+        t1 = time.perf_counter()
         search_tokens = tokens + [t for t in tokenize(context or "") if t not in tokens]
         outcome = snapshot.retriever.search(query_vector, search_tokens, k, mode, language)
         own_outcome = (
