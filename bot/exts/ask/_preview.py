@@ -26,7 +26,6 @@ class Preview:
         self, interaction: discord.Interaction[Any], question: str, language: str, loop: asyncio.AbstractEventLoop
     ) -> None:
         self.interaction, self.question, self.language, self.loop = interaction, question, language, loop
-        self.shown = 0
         self._latest = ""
         self._pending: concurrent.futures.Future[None] | None = None
         self._closed = False
@@ -44,7 +43,6 @@ class Preview:
         embed = formatting.preview_embed(self.question, self._latest, self.language)
         try:
             await self.interaction.edit_original_response(embeds=[embed], allowed_mentions=NO_MENTIONS)
-            self.shown += 1
         except (discord.HTTPException, aiohttp.ClientError, OSError, asyncio.TimeoutError) as error:
             # Only a preview: the final answer is delivered (and retried) as usual.
             log.warning("could not show a partial answer to interaction %s: %s", self.interaction.id, error)
