@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import shutil
@@ -16,6 +17,21 @@ if TYPE_CHECKING:
 CORPUS_DIR = ROOT / "corpus"
 QUESTIONS_FILE = ROOT / "tests" / "eval" / "dev_extra.jsonl"
 TEXT_SUFFIXES = (".txt", ".md")
+
+
+def add_corpus_arguments(parser: argparse.ArgumentParser, *, truncate: bool = True, index: bool = True) -> None:
+    """--corpus, and (as the benchmark takes them) --max-paragraphs and --index."""
+    parser.add_argument("--corpus", type=Path, default=CORPUS_DIR, metavar="DIR")
+    if truncate:
+        parser.add_argument("--max-paragraphs", type=int, default=None, help="truncate the corpus copy (smoke)")
+    if index:
+        parser.add_argument(
+            "--index",
+            type=Path,
+            default=None,
+            metavar="DIR",
+            help="an already built index of --corpus (default: build one in a temporary folder)",
+        )
 
 
 def offline() -> None:

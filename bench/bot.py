@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from bench._report import RESULTS_DIR, log, summary_ms, table, write_report
-from bench._setup import CORPUS_DIR, QUESTIONS_FILE, load_questions, offline, settings_for
+from bench._setup import QUESTIONS_FILE, add_corpus_arguments, load_questions, offline, settings_for
 
 T = TypeVar("T")
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,14 +55,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--concurrency", type=int, default=50, help="/ask dispatched at once (default 50)")
     parser.add_argument("--rounds", type=int, default=3, help="bursts of --concurrency asks (default 3)")
     parser.add_argument("--questions-file", type=Path, default=QUESTIONS_FILE, metavar="JSONL")
-    parser.add_argument("--corpus", type=Path, default=CORPUS_DIR, metavar="DIR")
-    parser.add_argument(
-        "--index",
-        type=Path,
-        default=None,
-        metavar="DIR",
-        help="an already built index of --corpus (default: build one in a temporary folder)",
-    )
+    add_corpus_arguments(parser, truncate=False)
     parser.add_argument("--timeout", type=float, default=180.0, help="seconds to wait for a burst's answers")
 
 

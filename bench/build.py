@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from bench._report import log, ratio, rotate, table
-from bench._setup import CORPUS_DIR, copy_corpus, corpus_paragraph_files, offline, settings_for
+from bench._setup import add_corpus_arguments, copy_corpus, corpus_paragraph_files, offline, settings_for
 
 GOAL_THROUGHPUT = 0.9  # build chunks/s ≥ GOAL × bare encode_document chunks/s
 GOAL_INCREMENTAL = 0.05  # incremental rebuild ≤ GOAL × full build time
@@ -28,8 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--rounds", type=lambda x: max(1, int(x)), default=3, help="full builds (and bare encodes) timed; default 3"
     )
     parser.add_argument("--edits", type=int, default=3, help="incremental rebuilds timed (default 3)")
-    parser.add_argument("--corpus", type=Path, default=CORPUS_DIR, metavar="DIR")
-    parser.add_argument("--max-paragraphs", type=int, default=None, help="truncate the corpus copy (smoke)")
+    add_corpus_arguments(parser, index=False)
 
 
 def _embedded_texts(index_dir: Path) -> list[tuple[str, str]]:

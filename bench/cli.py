@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from bench._report import ROOT, log, ratio, rotate, table
-from bench._setup import CORPUS_DIR, copy_corpus
+from bench._setup import add_corpus_arguments, copy_corpus
 
 QUESTION = "Composer 2 的底座模型是什么？"
 WATCHED = (
@@ -40,15 +40,7 @@ EMBEDDING_COMMANDS = ("index ask",)  # the only measured commands that need the 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--runs", type=int, default=5, help="runs per command, median reported (default 5)")
-    parser.add_argument("--corpus", type=Path, default=CORPUS_DIR, metavar="DIR")
-    parser.add_argument("--max-paragraphs", type=int, default=None, help="truncate the corpus copy (smoke)")
-    parser.add_argument(
-        "--index",
-        type=Path,
-        default=None,
-        metavar="DIR",
-        help="an already built index (default: build one in a temporary folder)",
-    )
+    add_corpus_arguments(parser)
     parser.add_argument("--no-importtime", action="store_true", help="skip the -X importtime runs")
     parser.add_argument(
         "--commands",

@@ -17,7 +17,14 @@ from pathlib import Path
 from typing import Any
 
 from bench._report import log, ratio, rotate, summary_ms, table
-from bench._setup import CORPUS_DIR, QUESTIONS_FILE, copy_corpus, load_questions, offline, settings_for
+from bench._setup import (
+    QUESTIONS_FILE,
+    add_corpus_arguments,
+    copy_corpus,
+    load_questions,
+    offline,
+    settings_for,
+)
 
 GOAL = 1.3  # ask p50 ≤ GOAL × bare encode p50
 STAGES = ("embed", "search", "answer", "total")
@@ -28,15 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--questions-file", type=Path, default=QUESTIONS_FILE, metavar="JSONL")
     parser.add_argument("--rounds", type=int, default=3, help="passes over the questions (default 3)")
     parser.add_argument("--warmup", type=int, default=5, help="questions asked before timing (default 5)")
-    parser.add_argument("--corpus", type=Path, default=CORPUS_DIR, metavar="DIR")
-    parser.add_argument("--max-paragraphs", type=int, default=None, help="truncate the corpus copy (smoke)")
-    parser.add_argument(
-        "--index",
-        type=Path,
-        default=None,
-        metavar="DIR",
-        help="an already built index (default: build one in a temporary folder)",
-    )
+    add_corpus_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
