@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -13,13 +15,15 @@ from discord.ext import commands
 
 from bot import formatting, messages
 from bot.client import ArticleBot
-from bot.delivery import reply_parts, reply_text, respond_parts, respond_text
+from bot.conversation import Turn
+from bot.delivery import Part, reply_parts, reply_text, respond_parts, respond_text
 from bot.exts.ask._answering import Answerer, Asker, new_answer_id, render
 from bot.exts.ask._gate import Refusal, Verdict, check_question
 from bot.exts.ask._preview import Preview
 from bot.exts.ask._triggers import Trigger, classify
 from bot.feedback import feedback_view
 from bot.translations import _, language_of_locale
+from index.engine import PartialHandler
 from index.models import AskResult
 from index.text import QuestionError, detect_language
 
@@ -34,6 +38,17 @@ def language_for(text: str, locale: discord.Locale | None = None) -> str:
     if text.strip():
         return "zh" if detect_language(text) == "zh" else "en"
     return language_of_locale(locale)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """An answer ready to send."""
+
+    result: AskResult
+    context: str | None
+    answer_id: str
+    parts: list[Part]
+    view: discord.ui.View
 
 
 class AskCog(commands.Cog):
@@ -89,29 +104,26 @@ class AskCog(commands.Cog):
         follow_up = previous is not None
         preview = self._preview(interaction, question, lang)
         try:
-            try:
-                result, context = await self.answerer.ask(question, previous, preview)
-            finally:
-                if preview is not None:
-                    await preview.close()  # the answer's edit must come after the last preview's
-            answer_id = new_answer_id()
-            parts, view = render(result), feedback_view(answer_id)
-        except QuestionError as error:
-            await respond_text(interaction, messages.unusable(lang, str(error)))
-            self.answerer.log_question(asker, _ms(started), outcome="unusable", follow_up=follow_up)
-            return
-        except Exception:
-            log.exception("answering interaction %s failed", interaction.id)
-            await respond_text(interaction, messages.went_wrong(lang))
-            self.answerer.log_question(asker, _ms(started), outcome="error", follow_up=follow_up)
+            prepared = await self._prepare(
+                question,
+                previous,
+                asker,
+                lang,
+                started,
+                say=lambda text: respond_text(interaction, text),
+                what=f"interaction {interaction.id}",
+                on_partial=preview,
+            )
+        finally:
+            if preview is not None:
+                await preview.close()  # the answer's edit must come after the last preview's
+        if prepared is None:
             return
         try:
-            sent = await respond_parts(interaction, parts, view, ephemeral)
+            sent = await respond_parts(interaction, prepared.parts, prepared.view, ephemeral)
             await self._finish(
-                result,
-                context,
+                prepared,
                 asker,
-                answer_id,
                 sent,
                 started,
                 follow_up=follow_up,
@@ -195,30 +207,27 @@ class AskCog(commands.Cog):
 
         started = time.perf_counter()
         follow_up = trigger.previous is not None
-        try:
-            result, context = await self.answerer.ask(trigger.text, trigger.previous)
-            answer_id = new_answer_id()
-            parts, view = render(result, _can_embed(message)), feedback_view(answer_id)
-        except QuestionError as error:
-            await reply_text(message, messages.unusable(lang, str(error)))
-            self.answerer.log_question(asker, _ms(started), outcome="unusable", follow_up=follow_up)
-            return
-        except Exception:
-            log.exception("answering message %s failed", message.id)
-            await reply_text(message, messages.went_wrong(lang))
-            self.answerer.log_question(asker, _ms(started), outcome="error", follow_up=follow_up)
+        prepared = await self._prepare(
+            trigger.text,
+            trigger.previous,
+            asker,
+            lang,
+            started,
+            say=lambda text: reply_text(message, text),
+            what=f"message {message.id}",
+            can_embed=_can_embed(message),
+        )
+        if prepared is None:
             return
         channel = message.channel
         me = self.bot.user
         ours = isinstance(channel, discord.Thread) and me is not None and channel.owner_id == me.id
         in_thread = channel.id if ours else None  # the thread's latest answer is what follows up next
         try:
-            sent = await reply_parts(message, parts, view)
+            sent = await reply_parts(message, prepared.parts, prepared.view)
             await self._finish(
-                result,
-                context,
+                prepared,
                 asker,
-                answer_id,
                 sent,
                 started,
                 follow_up=follow_up,
@@ -229,12 +238,39 @@ class AskCog(commands.Cog):
             log.exception("delivering the answer to message %s failed", message.id)
 
     # -- shared -----------------------------------------------------------------------------
+    async def _prepare(
+        self,
+        text: str,
+        previous: Turn | None,
+        asker: Asker,
+        lang: str,
+        started: float,
+        *,
+        say: Callable[[str], Awaitable[object]],
+        what: str,
+        can_embed: bool = True,
+        on_partial: PartialHandler | None = None,
+    ) -> Prepared | None:
+        """The answer, rendered, with its feedback buttons; or None once the asker was told why
+        there is none (``say``) and the question was logged."""
+        try:
+            result, context = await self.answerer.ask(text, previous, on_partial)
+            answer_id = new_answer_id()
+            return Prepared(result, context, answer_id, render(result, can_embed), feedback_view(answer_id))
+        except QuestionError as error:
+            await say(messages.unusable(lang, str(error)))
+            outcome = "unusable"
+        except Exception:
+            log.exception("answering %s failed", what)
+            await say(messages.went_wrong(lang))
+            outcome = "error"
+        self.answerer.log_question(asker, _ms(started), outcome=outcome, follow_up=previous is not None)
+        return None
+
     async def _finish(
         self,
-        result: AskResult,
-        context: str | None,
+        prepared: Prepared,
         asker: Asker,
-        answer_id: str,
         sent: list[discord.Message],
         started: float,
         *,
@@ -242,6 +278,7 @@ class AskCog(commands.Cog):
         open_thread: bool,
         thread_id: int | None = None,
     ) -> None:
+        result, answer_id = prepared.result, prepared.answer_id
         if not sent:
             self.answerer.log_question(
                 asker,
@@ -254,7 +291,7 @@ class AskCog(commands.Cog):
             return
         if open_thread and thread_id is None and self.bot.settings.threads:
             thread_id = await self._open_thread(sent[0], result.question)
-        await self.answerer.record(answer_id, result, context, asker, [m.id for m in sent], thread_id)
+        await self.answerer.record(answer_id, result, prepared.context, asker, [m.id for m in sent], thread_id)
         self.answerer.log_question(asker, _ms(started), result=result, follow_up=follow_up, answer_id=answer_id)
 
     async def _open_thread(self, answer: discord.Message, question: str) -> int | None:
