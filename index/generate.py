@@ -14,7 +14,6 @@ because importing it takes over a second.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import queue
 import random
@@ -23,7 +22,7 @@ import sys
 import threading
 import time
 import unicodedata
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -515,8 +514,8 @@ class _Assembler:
 class Generator:
     """Generates answers with one configured endpoint. Thread-safe; create one and reuse it.
 
-    Sync (CLI, or the bot through ``asyncio.to_thread``): ``generate``, ``stream``.
-    Async (the bot's event loop): ``agenerate``, ``astream``.
+    ``generate`` and ``stream`` block: the CLI calls them directly, the bot from the worker
+    thread that answers a question.
     Every call returns within ``settings.deadline`` seconds (plus scheduling slack).
     """
 
@@ -527,8 +526,6 @@ class Generator:
         self.model: str = settings.model or ""
         self._lock = threading.Lock()
         self._client: openai.OpenAI | None = None
-        self._async_client: openai.AsyncOpenAI | None = None
-        self._async_loop: asyncio.AbstractEventLoop | None = None
         self._sync_client()  # imports openai (over a second) now, not inside a question's deadline
 
     @property
@@ -554,24 +551,11 @@ class Generator:
                 self._client = openai.OpenAI(**self._client_options())
             return self._client
 
-    def _aclient(self) -> openai.AsyncOpenAI:
-        loop = asyncio.get_running_loop()
-        if self._async_client is None or self._async_loop is not loop:  # clients are bound to a loop
-            import openai
-
-            self._async_client, self._async_loop = openai.AsyncOpenAI(**self._client_options()), loop
-        return self._async_client
-
     def close(self) -> None:
         with self._lock:
             if self._client is not None:
                 self._client.close()
                 self._client = None
-
-    async def aclose(self) -> None:
-        if self._async_client is not None:
-            await self._async_client.close()
-            self._async_client = self._async_loop = None
 
     def _request(self, messages: list[dict[str, str]], streaming: bool, remaining: float) -> dict[str, Any]:
         return {
@@ -712,97 +696,6 @@ class Generator:
     ) -> Iterator[StreamEvent]:
         """Partial texts as the answer streams in (at most one per ``interval`` seconds), then Done."""
         return self._run(question, passages, language, streaming=True, interval=interval)
-
-    # -- async --------------------------------------------------------------------------------------
-    async def _aproduce(
-        self, messages: list[dict[str, str]], streaming: bool, deadline_at: float
-    ) -> AsyncIterator[_Event]:
-        client = self._aclient()
-        attempt = 0
-        while True:
-            received = False
-            try:
-                response = await client.chat.completions.create(
-                    **self._request(messages, streaming, deadline_at - time.monotonic())
-                )
-                if not streaming:
-                    for event in _completion_events(response):
-                        yield event
-                    return
-                try:
-                    finish: str | None = None
-                    async for chunk in response:
-                        parsed = _chunk_event(chunk)
-                        if isinstance(parsed, GenerationFailure):
-                            yield parsed
-                            return
-                        text, finish = parsed[0], parsed[1] or finish
-                        if text:
-                            received = True
-                            yield _Delta(text)
-                    yield _End(finish)
-                finally:
-                    await response.close()
-                return
-            except Exception as error:
-                failure, retryable, retry_after = classify(error, received)
-                delay = retry_delay(retryable, retry_after, attempt, deadline_at - time.monotonic())
-                if delay is None:
-                    yield failure
-                    return
-                log.debug("retrying after %s in %.2f s", failure.reason, delay)
-                await asyncio.sleep(delay)
-                attempt += 1
-
-    async def _arun(
-        self, question: str, passages: Sequence[Passage], language: str, streaming: bool, interval: float
-    ) -> AsyncIterator[StreamEvent]:
-        started = time.monotonic()
-        deadline_at = started + self.settings.deadline
-        producer = self._aproduce(build_messages(question, passages, language), streaming, deadline_at)
-        assembler = _Assembler(passages, language, self.model, streaming)
-        shown, last_shown = "", float("-inf")
-        outcome: Outcome | None = None
-        try:
-            while outcome is None:
-                try:
-                    # wait_for cancels the pending read at the deadline, closing the connection.
-                    remaining = max(0.0, deadline_at - time.monotonic())
-                    event = await asyncio.wait_for(producer.__anext__(), remaining)
-                except StopAsyncIteration:
-                    outcome = GenerationFailure("error", "the response ended without an answer")
-                    break
-                except asyncio.TimeoutError:
-                    outcome = self._deadline_failure()
-                    break
-                if isinstance(event, GenerationFailure):
-                    outcome = event
-                elif isinstance(event, _End):
-                    outcome = assembler.finish(event.finish_reason)
-                else:
-                    assembler.parts.append(event.text)
-                    now = time.monotonic()
-                    if streaming and now - last_shown >= interval:
-                        text = preview(assembler.text, len(passages))
-                        if text and text != shown:
-                            shown, last_shown = text, now
-                            yield Partial(text)
-        finally:
-            await producer.aclose()
-        yield Done(self._report(outcome, started))
-
-    async def agenerate(self, question: str, passages: Sequence[Passage], language: str) -> Outcome:
-        outcome: Outcome = GenerationFailure("error", "no outcome")
-        async for event in self._arun(question, passages, language, streaming=False, interval=0.0):
-            if isinstance(event, Done):
-                outcome = event.outcome
-        return outcome
-
-    def astream(
-        self, question: str, passages: Sequence[Passage], language: str, interval: float = STREAM_INTERVAL
-    ) -> AsyncIterator[StreamEvent]:
-        """``async for event in generator.astream(...)``: Partial texts (≤ 1 per interval), then Done."""
-        return self._arun(question, passages, language, streaming=True, interval=interval)
 
 
 __all__ = [

@@ -3,7 +3,6 @@ the unmodified openai client against FakeOpenAI over real sockets on 127.0.0.1."
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import os
@@ -602,67 +601,6 @@ def test_stream_error_status(server: FakeOpenAI, generator: Generator) -> None:
     server.script(Reply.error(401))
     events = list(generator.stream("q?", PASSAGES, "en"))
     assert events == [Done(GenerationFailure("http_status", "HTTP 401"))]
-
-
-# -- async (the bot's event loop) ---------------------------------------------------------------------
-async def test_async_generate_and_stream(server: FakeOpenAI) -> None:
-    gen = Generator(_settings(server))
-    server.script(
-        Reply.text("底层是月之暗面开源的 Kimi K2.5 [1]，Cursor 也承认了 [2]。"),
-        Reply.text(ANSWER, chunk_size=5, chunk_delay=0.01),
-    )
-    outcome = await gen.agenerate("Composer 2 基于什么模型？", PASSAGES, "zh")
-    assert isinstance(outcome, GeneratedAnswer) and outcome.cited == [1, 2]
-    events = [e async for e in gen.astream("What is Composer 2 built on?", PASSAGES, "en", interval=0.1)]
-    assert isinstance(events[-1], Done) and isinstance(events[-1].outcome, GeneratedAnswer)
-    assert any(isinstance(e, Partial) for e in events[:-1])
-    await gen.aclose()
-    gen.close()
-
-
-async def test_async_deadline_and_failures(server: FakeOpenAI) -> None:
-    gen = Generator(_settings(server))
-    server.script(Reply.text("late [1]", delay=5))
-    started = time.monotonic()
-    outcome = await gen.agenerate("q?", PASSAGES, "en")
-    assert isinstance(outcome, GenerationFailure) and outcome.reason in ("timeout", "deadline")
-    assert time.monotonic() - started < DEADLINE + SLACK
-    server.reset()
-    server.script(Reply.trickle(DEADLINE + 0.5))
-    started = time.monotonic()
-    events = [e async for e in gen.astream("q?", PASSAGES, "en")]
-    assert events == [Done(GenerationFailure("deadline", f"no complete answer within {DEADLINE:g} s"))]
-    assert time.monotonic() - started < DEADLINE + SLACK
-    server.reset()
-    server.script(Reply.text(ANSWER, chunk_size=8, cut_after=3))
-    events = [e async for e in gen.astream("q?", PASSAGES, "en", interval=0.0)]
-    assert events[-1] == Done(GenerationFailure("stream_cut", "RemoteProtocolError"))
-    server.reset()
-    server.script(Reply.raw("{not json"))
-    assert (await gen.agenerate("q?", PASSAGES, "en")).reason == "malformed"  # type: ignore[union-attr]
-    await gen.aclose()
-    gen.close()
-
-
-async def test_async_loop_is_not_blocked(server: FakeOpenAI) -> None:
-    gen = Generator(_settings(server))
-    server.script(Reply.text("late [1]", delay=5))
-    ticks = 0
-
-    async def tick() -> None:
-        nonlocal ticks
-        while True:
-            await asyncio.sleep(0.05)
-            ticks += 1
-
-    ticker = asyncio.create_task(tick())
-    started = time.monotonic()
-    await gen.agenerate("q?", PASSAGES, "en")
-    elapsed = time.monotonic() - started
-    ticker.cancel()
-    assert ticks >= elapsed / 0.05 * 0.6  # the event loop kept running while the answer was awaited
-    await gen.aclose()
-    gen.close()
 
 
 def test_fake_records_json(server: FakeOpenAI, generator: Generator) -> None:
