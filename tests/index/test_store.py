@@ -169,6 +169,19 @@ def test_stale_staging_folders_do_not_break_loading(index_copy) -> None:  # type
     assert len(stored.chunks) > 0
 
 
+def _version_parts(stored):  # type: ignore[no-untyped-def]
+    """What write_version takes after the folder, from a loaded version."""
+    return (
+        stored.manifest,
+        stored.chunks,
+        stored.vectors,
+        stored.sentences,
+        stored.sentence_vectors,
+        stored.glossary,
+        stored.background,
+    )
+
+
 def test_write_version_switches_atomically_and_prunes(built_index, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     stored = load_current(built_index.index_dir)
     index_dir = tmp_path / "index"
@@ -179,17 +192,7 @@ def test_write_version_switches_atomically_and_prunes(built_index, tmp_path: Pat
 
     written = []
     for _ in range(3):
-        path = write_version(
-            index_dir,
-            stored.manifest,
-            stored.chunks,
-            stored.vectors,
-            stored.sentences,
-            stored.sentence_vectors,
-            stored.glossary,
-            stored.background,
-            keep=2,
-        )
+        path = write_version(index_dir, *_version_parts(stored), keep=2)
         written.append(path.name)
         assert current_version(index_dir) == path.name
         assert load_current(index_dir).version == path.name
@@ -206,15 +209,7 @@ def test_write_version_switches_atomically_and_prunes(built_index, tmp_path: Pat
 def test_keep_one_version(built_index, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     stored = load_current(built_index.index_dir)
     index_dir = tmp_path / "index"
-    parts = (
-        stored.manifest,
-        stored.chunks,
-        stored.vectors,
-        stored.sentences,
-        stored.sentence_vectors,
-        stored.glossary,
-        stored.background,
-    )
+    parts = _version_parts(stored)
     first = write_version(index_dir, *parts, keep=1)
     second = write_version(index_dir, *parts, keep=1)
     assert not first.exists() and second.exists()
