@@ -24,6 +24,17 @@ TINY_DOCS = {
 }
 
 
+def line_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every non-empty line, stripped: paragraph n is line_spans(text)[n - 1]."""
+    spans, pos = [], 0
+    for line in text.split("\n"):
+        if line.strip():
+            lead = len(line) - len(line.lstrip())
+            spans.append((pos + lead, pos + lead + len(line.strip())))
+        pos += len(line) + 1
+    return spans
+
+
 def cli_env(**extra: str) -> dict[str, str]:
     """The environment of a `python -m index` subprocess: offline, no developer settings."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ARTICLE_", "LLM_", "OPENAI_"))}

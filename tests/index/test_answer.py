@@ -10,7 +10,7 @@ import pytest
 from index import answer as answers
 from index.chunking import SECTION_SEPARATOR
 from index.models import AskResult
-from tests.index.support import ARTICLE
+from tests.index.support import ARTICLE, line_spans
 
 SOURCE = ARTICLE.read_text(encoding="utf-8")
 SWE_ZH = "Composer 2.5 在 SWE-bench Verified 上的成绩是多少？"
@@ -26,17 +26,7 @@ TOP_SECTIONS = [
 ]
 
 
-def _lines() -> list[tuple[int, int]]:
-    spans, pos = [], 0
-    for line in SOURCE.split("\n"):
-        if line.strip():
-            lead = len(line) - len(line.lstrip())
-            spans.append((pos + lead, pos + lead + len(line.strip())))
-        pos += len(line) + 1
-    return spans
-
-
-LINES = _lines()
+LINES = line_spans(SOURCE)
 
 
 def check_citations(result: AskResult, engine) -> None:  # type: ignore[no-untyped-def]

@@ -17,7 +17,7 @@ from index.chunking import (
     sentence_spans,
     split_paragraphs,
 )
-from tests.index.support import ARTICLE, TITLE
+from tests.index.support import ARTICLE, TITLE, line_spans
 
 SIZES = (100, 220, 450, 900)
 DOC_ID = "composer-2-5"
@@ -28,17 +28,6 @@ SOURCE = ARTICLE.read_text(encoding="utf-8")
 ENDINGS = "。！？；…」』”’）)]》.?!;:："
 # Strings that must never be cut by a chunk boundary.
 ATOMS = ("70.2%", "63.2%", "73.7%", "1/10", "K2.5", "2.50 美元", "85%", "H100", "SWE-bench")
-
-
-def _lines(text: str) -> list[tuple[int, int]]:
-    """(start, end) of every non-empty line, stripped: paragraph n is _lines(text)[n - 1]."""
-    spans, pos = [], 0
-    for line in text.split("\n"):
-        if line.strip():
-            lead = len(line) - len(line.lstrip())
-            spans.append((pos + lead, pos + lead + len(line.strip())))
-        pos += len(line) + 1
-    return spans
 
 
 def _chunks(size: int = 450, overlap: int = 0, text: str = SOURCE):  # type: ignore[no-untyped-def]
@@ -53,7 +42,7 @@ def _boundaries(chunks) -> set[int]:  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize("size", SIZES)
 def test_chunks_are_exact_spans_with_the_paragraphs_they_cover(size: int, overlap: int) -> None:
     chunks = _chunks(size, overlap)
-    lines = _lines(SOURCE)
+    lines = line_spans(SOURCE)
     assert chunks
     for chunk in chunks:
         assert SOURCE[chunk.start : chunk.end] == chunk.text
@@ -68,7 +57,7 @@ def test_chunks_are_exact_spans_with_the_paragraphs_they_cover(size: int, overla
 @pytest.mark.parametrize("size", SIZES)
 def test_every_line_but_the_end_mark_is_in_a_chunk(size: int) -> None:
     chunks = _chunks(size)
-    lines = _lines(SOURCE)
+    lines = line_spans(SOURCE)
     in_chunks = {n for c in chunks for n in c.paragraphs}
     missing = [SOURCE[a:b] for n, (a, b) in enumerate(lines, 1) if n not in in_chunks]
     assert missing == ["—— END ——"]
