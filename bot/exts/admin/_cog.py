@@ -102,8 +102,11 @@ class AdminCog(commands.Cog):
         if not isinstance(channel, discord.abc.Messageable):
             log.warning("admin channel %s not found: index news not posted", channel_id)
             return
-        if outcome.status == "rejected":
-            text = "\n".join(messages.reindex_rejected(lang, outcome.reason, outcome.serving) for lang in ("en", "zh"))
-        else:
-            text = "\n".join(messages.cli_build_served(lang, outcome.serving) for lang in ("en", "zh"))
-        await send_text(channel, text, f"index news to channel {channel_id}")
+
+        def news(lang: str) -> str:
+            if outcome.status == "rejected":
+                return messages.reindex_rejected(lang, outcome.reason, outcome.serving)
+            return messages.cli_build_served(lang, outcome.serving)
+
+        # No one asked, so no one's language is known: both.
+        await send_text(channel, "\n".join(map(news, ("en", "zh"))), f"index news to channel {channel_id}")
