@@ -1,0 +1,54 @@
+"""The abstention rule on hand-made evidence (index/abstain.py); the engine's use of it is
+covered by test_answer.py and its calibration by test_quality.py."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from index.abstain import ADJUSTED_FLOOR, BACKGROUND_NEAR, Evidence, _is_word, should_abstain
+
+ANSWERABLE_EN = Evidence(
+    dense_top=0.82,
+    adjusted_top=0.030,
+    margin=0.1,
+    coverage=0.5,
+    tokens=4,
+    lexical_top=1.5,
+    agree=False,
+    sentence_top=0.03,
+    background_max=0.80,
+)
+
+
+def test_english_needs_both_a_weak_score_and_weak_lexical_evidence() -> None:
+    assert not should_abstain(ANSWERABLE_EN, "en")
+    weak = dataclasses.replace(ANSWERABLE_EN, adjusted_top=ADJUSTED_FLOOR["en"] - 0.005)
+    assert should_abstain(weak, "en")
+    assert not should_abstain(dataclasses.replace(weak, coverage=0.8), "en")
+
+
+def test_a_question_close_to_an_off_topic_one_needs_more_evidence() -> None:
+    near = dataclasses.replace(ANSWERABLE_EN, background_max=BACKGROUND_NEAR + 0.03)
+    assert should_abstain(near, "en")
+    # far from every background question, the plain floor applies: no bonus below it
+    far = dataclasses.replace(ANSWERABLE_EN, background_max=0.70, adjusted_top=ADJUSTED_FLOOR["en"] - 0.001)
+    assert should_abstain(far, "en")
+
+
+def test_chinese_uses_the_corrected_cosine_alone() -> None:
+    assert should_abstain(dataclasses.replace(ANSWERABLE_EN, adjusted_top=0.02, coverage=1.0), "zh")
+    assert not should_abstain(dataclasses.replace(ANSWERABLE_EN, adjusted_top=0.03, coverage=0.0), "zh")
+
+
+def test_nothing_retrieved_abstains() -> None:
+    nothing = dataclasses.replace(ANSWERABLE_EN, adjusted_top=0.0, sentence_top=0.0, coverage=1.0)
+    assert should_abstain(nothing, "en") and should_abstain(nothing, "zh")
+
+
+@pytest.mark.parametrize(
+    ("token", "word"), [("3", False), ("70.2%", False), ("x", False), ("k2.5", True), ("rl", True)]
+)
+def test_numbers_and_single_letters_are_not_topic_words(token: str, word: bool) -> None:
+    assert _is_word(token) is word
