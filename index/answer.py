@@ -149,8 +149,9 @@ def score_sentences(
 
 
 def is_heading(stored: StoredIndex, sid: int) -> bool:
-    """A top-level heading names a section rather than saying something: never an answer.
-    (Sub-headings such as 第一，开源模型的威力正在被重新定义。 are statements and stay.)"""
+    """A heading names a section rather than saying something: never an answer. A sub-heading
+    that is a sentence (第一，开源模型的威力正在被重新定义。) says something and stays; one that is a
+    title (阶段一：继续预训练（Continued Pretraining）) goes."""
     sentence = stored.sentences[sid]
     chunk = stored.chunks[sentence.chunk]
     text = stored.sentence_text(sentence)
@@ -158,7 +159,11 @@ def is_heading(stored: StoredIndex, sid: int) -> bool:
         return True  # a table's header row names columns; its rows carry the facts
     if _paragraphs_of(stored, sentence)[0] <= 2 and chunk.section in _titles(stored):
         return True  # the title and byline lines: answered from metadata (meta_answer)
-    return text == chunk.section.split(SECTION_SEPARATOR)[0]
+    headings = chunk.section.split(SECTION_SEPARATOR)
+    return text == headings[0] or (text in headings[1:] and not text.endswith(_STATEMENT_END))
+
+
+_STATEMENT_END = ("。", "！", "？", ".", "!", "?")
 
 
 def _titles(stored: StoredIndex) -> set[str]:

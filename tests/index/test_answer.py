@@ -202,6 +202,19 @@ def test_top_level_headings_are_never_answer_sentences(engine) -> None:  # type:
     assert not answers.is_heading(stored, sub)  # a sub-heading that makes a statement
 
 
+def test_sub_headings_that_are_titles_are_never_answer_sentences(engine) -> None:  # type: ignore[no-untyped-def]
+    stored = engine.snapshot.stored
+    titles = [
+        sid
+        for sid, s in enumerate(stored.sentences)
+        if stored.sentence_text(s) in ("阶段一：继续预训练（Continued Pretraining）", "阶段二：大规模强化学习（RL）")
+    ]
+    assert len(titles) == 2
+    assert all(answers.is_heading(stored, sid) for sid in titles)
+    result = engine.ask("阶段一继续预训练的目的是什么？")
+    assert "阶段一" not in result.answer.split("[")[0] and "加深模型对代码的理解" in result.answer
+
+
 def test_abstain_text() -> None:
     sections = ["三、性能怎么样？值不值", f"二、技术拆解{SECTION_SEPARATOR}阶段二"]
     zh = answers.abstain_text("zh", sections)
