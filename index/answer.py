@@ -202,13 +202,94 @@ def render_sentence(stored: StoredIndex, sentence: Sentence) -> str:
     return f"{cells[0]}：" + "；".join(f"{name} {cell}" for name, cell in zip(names[1:], cells[1:], strict=True))
 
 
-def pick_sentences(stored: StoredIndex, ranked: list[ScoredSentence], params: AnswerParams) -> list[int]:
+_LIST_QUESTION = re.compile(
+    r"(哪些|哪几|几点|几件|几个|几层|哪三|三件|三点|三层|"
+    r"\b(what|which) are\b|\blist\b|\b(things|lessons|ways|points|steps|ties|connections|relationships|takeaways)\b)",
+    re.IGNORECASE,
+)
+_BULLET = ("•", "·", "- ", "* ", "– ")
+
+
+def is_list_question(question: str) -> bool:
+    """'文章对行业有哪些启示？', 'What three things did Cursor do in RL?': the answer is a list."""
+    return bool(_LIST_QUESTION.search(question))
+
+
+def _starts_paragraph(stored: StoredIndex, sid: int) -> bool:
+    sentence = stored.sentences[sid]
+    chunk = stored.chunks[sentence.chunk]
+    offset = sentence.start - chunk.start
+    return offset == 0 or chunk.text[offset - 1] == "\n"
+
+
+def _is_bullet(stored: StoredIndex, sid: int) -> bool:
+    return _starts_paragraph(stored, sid) and stored.sentence_text(stored.sentences[sid]).startswith(_BULLET)
+
+
+def _list_items(stored: StoredIndex, lead: int) -> list[int]:
+    """The first sentence of each item of the list a lead-in sentence ("他们做了三件事：") opens: the
+    bullet paragraphs right after it, or, when it ends its passage, the sub-sections that follow."""
+    sentences, chunks = stored.sentences, stored.chunks
+    doc = chunks[sentences[lead].chunk].doc_id
+    items: list[int] = []
+    following = lead + 1
+    while following < len(sentences) and chunks[sentences[following].chunk].doc_id == doc:
+        if _is_bullet(stored, following):
+            items.append(following)
+        elif _starts_paragraph(stored, following):
+            break
+        following += 1
+    if items:
+        return items
+    chunk = sentences[lead].chunk
+    if lead + 1 != int(stored.sentence_starts[chunk + 1]):
+        return []
+    parent = chunks[chunk].section + SECTION_SEPARATOR
+    section = chunks[chunk].section
+    for later in range(chunk + 1, len(chunks)):
+        if chunks[later].doc_id != doc or not chunks[later].section.startswith(parent):
+            break
+        first = int(stored.sentence_starts[later])
+        if chunks[later].section != section and first < int(stored.sentence_starts[later + 1]):
+            items.append(first)
+            section = chunks[later].section
+    return items
+
+
+def _lead_in_of(stored: StoredIndex, sid: int) -> int | None:
+    """The lead-in sentence of the list a sentence is in (itself if it is one): for a sentence of
+    a bullet paragraph, the sentence before the run of bullets, if it ends with a colon."""
+    if _LEAD_IN.search(stored.sentence_text(stored.sentences[sid])):
+        return sid
+    lo = int(stored.sentence_starts[stored.sentences[sid].chunk])
+    before = sid
+    while before >= lo:
+        paragraph = before
+        while paragraph > lo and not _starts_paragraph(stored, paragraph):
+            paragraph -= 1
+        if not _is_bullet(stored, paragraph):
+            break
+        before = paragraph - 1
+    if before == sid or before < lo:
+        return None  # not in a bullet paragraph, or the list opens its passage
+    return before if _LEAD_IN.search(stored.sentence_text(stored.sentences[before])) else None
+
+
+def pick_sentences(
+    stored: StoredIndex, ranked: list[ScoredSentence], params: AnswerParams, listing: bool = False
+) -> list[int]:
     """The best sentence, and a second one: the next sentence of the document when the best
     only leads into it (ends with a colon, or is short), else the better-scoring neighbour of
-    the same passage when it fits. In document order."""
+    the same passage when it fits. With ``listing`` (a question that asks for several things)
+    and a best sentence that opens or belongs to a list, the lead-in and each item's first
+    sentence. In document order."""
     if not ranked:
         return []
     best = ranked[0].sentence
+    lead = _lead_in_of(stored, best) if listing else None
+    items = _list_items(stored, lead) if lead is not None else []
+    if len(items) > 1:
+        return [lead, *items]
     chunk = stored.sentences[best].chunk
     text = stored.sentence_text(stored.sentences[best])
     following = best + 1

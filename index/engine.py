@@ -256,7 +256,8 @@ class Engine:
                 result.nearest_sections = answers.nearest_sections(stored, chunk_ids)
                 result.answer = answers.abstain_text(language, result.nearest_sections)
             else:
-                chosen = answers.pick_sentences(stored, ranked, self.answer_params)
+                listing = answers.is_list_question(question)
+                chosen = answers.pick_sentences(stored, ranked, self.answer_params, listing)
                 result.answer, result.citations = answers.compose(stored, chosen, language)
                 if use_llm and self.generator is not None:
                     result = self._generate(result, stored, [s.sentence for s in ranked], on_partial)

@@ -247,3 +247,36 @@ def test_a_lead_in_is_finished_by_the_next_sentence_even_across_passages(engine)
     point = _sentence_id(stored, "第一，开源模型的威力正在被重新定义。")
     ranked = [answers.ScoredSentence(lead, 1.0, 0)]
     assert answers.pick_sentences(stored, ranked, answers.AnswerParams()) == [lead, point]
+
+
+@pytest.mark.parametrize(
+    ("question", "listing"),
+    [
+        ("文章对行业有哪些启示？", True),
+        ("Cursor 的 RL 做了哪三件事？", True),
+        ("What are Musk's ties to Cursor?", True),
+        ("What lessons does the article draw for the industry?", True),
+        ("行业启示第一条是啥", False),
+        ("What is Composer 2.5's SWE-bench Verified score?", False),
+    ],
+)
+def test_list_questions(question: str, listing: bool) -> None:
+    assert answers.is_list_question(question) is listing
+
+
+def test_a_list_question_gets_every_item_of_the_list(engine) -> None:  # type: ignore[no-untyped-def]
+    subsections = engine.ask("文章对行业有哪些启示？")
+    for item in ("第一，开源模型", "第二，垂直场景", "第三，透明度"):
+        assert item in subsections.answer
+    assert len({c.chunk_id for c in subsections.citations}) == 4  # the lead-in's passage and each sub-section's
+    check_citations(subsections, engine)
+    bullets = engine.ask("What three things did Cursor do in RL?")
+    for item in ("定向 RL", "合成数据规模翻 25 倍", "Muon"):
+        assert item in bullets.answer
+    assert bullets.answer.count("•") == 3 and len(bullets.citations) == 1
+    check_citations(bullets, engine)
+
+
+def test_a_question_about_one_item_gets_that_item(engine) -> None:  # type: ignore[no-untyped-def]
+    result = engine.ask("行业启示第一条是啥")
+    assert "第一，开源模型的威力正在被重新定义" in result.answer and "第二" not in result.answer
