@@ -382,13 +382,50 @@ def nearest_sections(stored: StoredIndex, chunks: list[int], limit: int = 3) -> 
     return seen
 
 
-def abstain_text(language: str, sections: list[str]) -> str:
+def abstain_text(language: str, sections: list[str], mismatch: VersionMismatch | None = None) -> str:
     listed = "；".join(s.replace(SECTION_SEPARATOR, " › ") for s in sections)
     if language == "zh":
         text = "文章没有提到这个问题，我无法从中找到答案。"
+        if mismatch is not None:
+            text += f"（找到的内容讲的是 {mismatch.found}，不是 {mismatch.asked}。）"
         return text + (f"最接近的章节：{listed}" if listed else "")
     text = "The article doesn't say — I couldn't find an answer to that in it."
+    if mismatch is not None:
+        text += f" (What it has is about {mismatch.found}, not {mismatch.asked}.)"
     return text + (f" Nearest sections: {listed}" if listed else "")
+
+
+# A name with a version or model number: Composer 2, Composer 2.5, CursorBench v3.1, K2.5, H100.
+# The number must end the word ("kimi-k2p5" names nothing).
+_VERSIONED = re.compile(r"(?<![A-Za-z0-9])([A-Za-z]+)[ -]?[vV]?(\d+(?:\.\d+)*)(?![A-Za-z0-9]|\.\d)")
+
+
+@dataclass(frozen=True)
+class VersionMismatch:
+    asked: str  # as the question names it: "Composer 2"
+    found: str  # the versions the answer's sentences name instead: "Composer 2.5"
+
+
+def _versioned_names(text: str) -> dict[str, dict[str, str]]:
+    """name (lower-cased) → version → the mention as written."""
+    names: dict[str, dict[str, str]] = {}
+    for match in _VERSIONED.finditer(text):
+        names.setdefault(match.group(1).lower(), {}).setdefault(match.group(2), match.group(0))
+    return names
+
+
+def version_mismatch(question: str, evidence: str) -> VersionMismatch | None:
+    """The question asks about one version of a name (Composer 2) and the evidence names that
+    name only in other versions (Composer 2.5): the sentences answer about something else.
+    A question that names several versions of the same name (2 vs 2.5) is left alone."""
+    found = _versioned_names(evidence)
+    for name, versions in _versioned_names(question).items():
+        if len(versions) != 1 or name not in found:
+            continue
+        ((version, asked),) = versions.items()
+        if version not in found[name]:
+            return VersionMismatch(asked=asked, found=" / ".join(found[name].values()))
+    return None
 
 
 def overview(stored: StoredIndex, language: str) -> tuple[str, list[Citation]]:

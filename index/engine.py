@@ -250,14 +250,19 @@ class Engine:
             chunk_ids = [h.chunk for h in hits]
             ranked = answers.score_sentences(stored, chunk_ids, outcome.sentence_scores, tokens, self.answer_params)
             evidence = Evidence.collect(snapshot.retriever, own_outcome, ranked, tokens, language, own_vector)
-            if should_abstain(evidence, language):
+            listing = answers.is_list_question(question)
+            chosen = answers.pick_sentences(stored, ranked, self.answer_params, listing)
+            # sentences about another version of what was asked (Composer 2.5 for Composer 2)
+            # don't answer it, however close they are
+            mismatch = answers.version_mismatch(
+                question, " ".join(answers.render_sentence(stored, stored.sentences[s]) for s in chosen)
+            )
+            if should_abstain(evidence, language) or mismatch is not None:
                 result.abstained = True
                 result.kind = "abstained"
                 result.nearest_sections = answers.nearest_sections(stored, chunk_ids)
-                result.answer = answers.abstain_text(language, result.nearest_sections)
+                result.answer = answers.abstain_text(language, result.nearest_sections, mismatch)
             else:
-                listing = answers.is_list_question(question)
-                chosen = answers.pick_sentences(stored, ranked, self.answer_params, listing)
                 result.answer, result.citations = answers.compose(stored, chosen, language)
                 if use_llm and self.generator is not None:
                     result = self._generate(result, stored, [s.sentence for s in ranked], on_partial)

@@ -280,3 +280,28 @@ def test_a_list_question_gets_every_item_of_the_list(engine) -> None:  # type: i
 def test_a_question_about_one_item_gets_that_item(engine) -> None:  # type: ignore[no-untyped-def]
     result = engine.ask("行业启示第一条是啥")
     assert "第一，开源模型的威力正在被重新定义" in result.answer and "第二" not in result.answer
+
+
+@pytest.mark.parametrize(
+    ("question", "evidence", "asked"),
+    [
+        ("Composer 2 的价格是多少？", "价格上，Composer 2.5 Fast 版每百万 token 输入 15 美元", "Composer 2"),
+        ("When will Composer 3 ship?", "Composer 2.5 基于与 Composer 2 相同的开源检查点构建", "Composer 3"),
+        ("What does CursorBench v2 measure?", "CursorBench v3.1：Composer 2.5 63.2%", "CursorBench v2"),
+        ("Composer 2 和 2.5 是基于哪个开源模型训练的？", "training of Composer 2, our coding model", None),
+        ("Is Composer 2.5 built on the same checkpoint as Composer 2?", "Composer 2.5 基于…Kimi K2.5", None),
+        ("Kimi K2.5 的模型 ID 是什么？", "accounts/anysphere/models/kimi-k2p5-rl-0317-s515-fast", None),
+        ("H100 有多少张？", "Colossus 2 的 100 万个 H100 等效算力", None),
+        ("Kimi K2.5 有多少参数？", "Cursor 用 Kimi K2.5 做出了对标 Claude Opus 4.7 的代码 Agent", None),
+    ],
+)
+def test_version_mismatch(question: str, evidence: str, asked: str | None) -> None:
+    mismatch = answers.version_mismatch(question, evidence)
+    assert (mismatch.asked if mismatch else None) == asked
+
+
+def test_sentences_about_another_version_are_no_answer(engine) -> None:  # type: ignore[no-untyped-def]
+    result = engine.ask("Composer 2 的输出价格是多少？")
+    assert result.abstained and result.citations == []
+    assert "Composer 2.5" in result.answer and "不是 Composer 2" in result.answer
+    assert not engine.ask("Composer 2.5 Fast 的输出价格是多少？").abstained

@@ -19,13 +19,13 @@ SETS = {
     "dev": ["dev_questions.jsonl", "dev_extra.jsonl", "dev_offtopic.jsonl"],
     "holdout": ["holdout_questions.jsonl"],
 }
-FLOOR_METRICS = ("hit_at_1", "recall_at_5", "fact_rate", "citation_precision", "abstention_out")
+FLOOR_METRICS = ("hit_at_1", "recall_at_5", "fact_rate", "citation_precision", "abstention_out", "abstention_hard_out")
 
 # Measured on 2026-11-30 (dev: zh 79 / en 90 questions; holdout: zh 59 / en 54):
-#   dev zh      hit@1 0.920  R@5 1.000  fact 0.880  cite P 0.922  abst out 1.00  false abst 0.000
-#   dev en      hit@1 0.848  R@5 0.957  fact 0.717  cite P 0.841  abst out 0.95  false abst 0.043
-#   holdout zh  hit@1 0.857  R@5 0.929  fact 0.857  cite P 0.736  abst out 1.00  false abst 0.000
-#   holdout en  hit@1 0.778  R@5 0.972  fact 0.722  cite P 0.690  abst out 0.90  false abst 0.056
+#   dev zh      hit@1 0.920  R@5 1.000  fact 0.880  cite P 0.922  abst out 1.00  hard 0.17  false abst 0.000
+#   dev en      hit@1 0.848  R@5 0.957  fact 0.717  cite P 0.841  abst out 0.95  hard 0.29  false abst 0.043
+#   holdout zh  hit@1 0.857  R@5 0.929  fact 0.857  cite P 0.736  abst out 1.00  hard 0.29  false abst 0.000
+#   holdout en  hit@1 0.778  R@5 0.972  fact 0.722  cite P 0.690  abst out 0.90  hard 0.25  false abst 0.056
 FLOORS: dict[str, dict[str, dict[str, float]]] = {
     "dev": {
         "zh": {
@@ -34,6 +34,7 @@ FLOORS: dict[str, dict[str, dict[str, float]]] = {
             "fact_rate": 0.85,
             "citation_precision": 0.89,
             "abstention_out": 0.97,
+            "abstention_hard_out": 0.14,
         },
         "en": {
             "hit_at_1": 0.81,
@@ -41,15 +42,17 @@ FLOORS: dict[str, dict[str, dict[str, float]]] = {
             "fact_rate": 0.68,
             "citation_precision": 0.81,
             "abstention_out": 0.92,
+            "abstention_hard_out": 0.26,
         },
     },
     "holdout": {
         "zh": {
             "hit_at_1": 0.82,
             "recall_at_5": 0.89,
-            "fact_rate": 0.80,
-            "citation_precision": 0.69,
+            "fact_rate": 0.82,
+            "citation_precision": 0.70,
             "abstention_out": 0.97,
+            "abstention_hard_out": 0.26,
         },
         "en": {
             "hit_at_1": 0.74,
@@ -57,6 +60,7 @@ FLOORS: dict[str, dict[str, dict[str, float]]] = {
             "fact_rate": 0.69,
             "citation_precision": 0.66,
             "abstention_out": 0.87,
+            "abstention_hard_out": 0.22,
         },
     },
 }
