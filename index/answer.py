@@ -28,6 +28,7 @@ class AnswerParams:
     rank_penalty: float = 0.02  # per passage rank: prefer sentences of higher-ranked passages
     extend_below: int = 60  # a best sentence shorter than this also brings the next one
     neighbour: str = "adjacent"  # second sentence: "adjacent" (same passage) or "none"
+    term_share: float = 0.15  # a sentence holding this share of the question's weighted terms joins the answer
 
 
 _LEAD_IN = re.compile(r"[：:]$")
@@ -276,13 +277,18 @@ def _lead_in_of(stored: StoredIndex, sid: int) -> int | None:
 
 
 def pick_sentences(
-    stored: StoredIndex, ranked: list[ScoredSentence], params: AnswerParams, listing: bool = False
+    stored: StoredIndex,
+    ranked: list[ScoredSentence],
+    params: AnswerParams,
+    listing: bool = False,
+    terms: dict[str, float] | None = None,
 ) -> list[int]:
-    """The best sentence, and a second one: the next sentence of the document when the best
-    only leads into it (ends with a colon, or is short), else the better-scoring neighbour of
-    the same passage when it fits. With ``listing`` (a question that asks for several things)
-    and a best sentence that opens or belongs to a list, the lead-in and each item's first
-    sentence. In document order."""
+    """The best sentence, with the next one when the best only leads into it (ends with a colon,
+    or is short); then one more from the same passage: the sentence that holds the question's
+    rarer words (``terms``: token → weight, see ``term_sentence``), else the better-scoring
+    neighbour when the best stands alone. With ``listing`` (a question that asks for several
+    things) and a best sentence that opens or belongs to a list, the lead-in and each item's
+    first sentence instead. In document order."""
     if not ranked:
         return []
     best = ranked[0].sentence
@@ -290,26 +296,66 @@ def pick_sentences(
     items = _list_items(stored, lead) if lead is not None else []
     if len(items) > 1:
         return [lead, *items]
+    following = _continuation(stored, best, params)
+    base = [best] if following is None else [best, following]
+    extra = term_sentence(stored, best, base, terms, params.term_share) if terms else None
+    if extra is not None and _length(stored, [*base, extra]) <= MAX_ANSWER_CHARS:
+        return sorted([*base, extra])
+    if following is not None or params.neighbour == "none":
+        return base
+    score = {s.sentence: s.score for s in ranked}
     chunk = stored.sentences[best].chunk
+    same_chunk = [i for i in (best - 1, best + 1) if i in score and stored.sentences[i].chunk == chunk]
+    if not same_chunk:
+        return base
+    second = max(same_chunk, key=lambda i: score[i])
+    if _length(stored, [best, second]) > MAX_ANSWER_CHARS:
+        return base
+    return sorted([best, second])
+
+
+def _continuation(stored: StoredIndex, best: int, params: AnswerParams) -> int | None:
+    """The sentence after ``best`` when ``best`` only leads into it (a colon) or is short."""
     text = stored.sentence_text(stored.sentences[best])
     following = best + 1
     lead_in = bool(_LEAD_IN.search(text))
-    if (lead_in or len(text) < params.extend_below) and following < len(stored.sentences):
-        next_chunk = stored.sentences[following].chunk
-        # Past the passage only to finish a lead-in ("提了个醒：" → "第一，…"): a short sentence is
-        # otherwise complete, and the next passage (often a new section's heading) would be cited
-        # for nothing.
-        same_doc = stored.chunks[next_chunk].doc_id == stored.chunks[chunk].doc_id
-        if same_doc and (lead_in or next_chunk == chunk) and not is_heading(stored, following):
-            return [best, following]
-    score = {s.sentence: s.score for s in ranked}
-    same_chunk = [i for i in (best - 1, best + 1) if i in score and stored.sentences[i].chunk == chunk]
-    if params.neighbour == "none" or not same_chunk:
-        return [best]
-    second = max(same_chunk, key=lambda i: score[i])
-    if len(text) + len(stored.sentence_text(stored.sentences[second])) > MAX_ANSWER_CHARS:
-        return [best]
-    return sorted([best, second])
+    if not (lead_in or len(text) < params.extend_below) or following >= len(stored.sentences):
+        return None
+    chunk, next_chunk = stored.sentences[best].chunk, stored.sentences[following].chunk
+    # Past the passage only to finish a lead-in ("提了个醒：" → "第一，…"): a short sentence is
+    # otherwise complete, and the next passage (often a new section's heading) would be cited
+    # for nothing.
+    same_doc = stored.chunks[next_chunk].doc_id == stored.chunks[chunk].doc_id
+    if same_doc and (lead_in or next_chunk == chunk) and not is_heading(stored, following):
+        return following
+    return None
+
+
+def term_sentence(
+    stored: StoredIndex, best: int, chosen: list[int], terms: dict[str, float], share: float
+) -> int | None:
+    """The sentence of the best one's passage, not yet chosen, that holds the largest weighted
+    share of the question's terms, if that share reaches ``share``. Weights are inverse document
+    frequencies: "言外之意" or 合成 + 数据 point at one sentence, "Cursor" at none in particular.
+    The cosine picks the passage well but, within it, often the wrong sentence; this brings the
+    one that literally says what was asked beside it."""
+    total = sum(terms.values())
+    if total <= 0:
+        return None
+    chunk = stored.sentences[best].chunk
+    found, found_share = None, 0.0
+    for sid in range(int(stored.sentence_starts[chunk]), int(stored.sentence_starts[chunk + 1])):
+        if sid in chosen or is_heading(stored, sid):
+            continue
+        present = _token_set(stored.sentence_text(stored.sentences[sid]))
+        weight = sum(w for t, w in terms.items() if t in present) / total
+        if weight > found_share:
+            found, found_share = sid, weight
+    return found if found_share >= share else None
+
+
+def _length(stored: StoredIndex, sentences: list[int]) -> int:
+    return sum(len(stored.sentence_text(stored.sentences[s])) for s in sentences)
 
 
 def citation_for(stored: StoredIndex, n: int, sentence: Sentence) -> Citation:

@@ -251,7 +251,8 @@ class Engine:
             ranked = answers.score_sentences(stored, chunk_ids, outcome.sentence_scores, tokens, self.answer_params)
             evidence = Evidence.collect(snapshot.retriever, own_outcome, ranked, tokens, language, own_vector)
             listing = answers.is_list_question(question)
-            chosen = answers.pick_sentences(stored, ranked, self.answer_params, listing)
+            terms = snapshot.retriever.term_weights(tokens)
+            chosen = answers.pick_sentences(stored, ranked, self.answer_params, listing, terms)
             # sentences about another version of what was asked (Composer 2.5 for Composer 2)
             # don't answer it, however close they are
             mismatch = answers.version_mismatch(

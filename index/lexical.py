@@ -387,6 +387,14 @@ class LexicalIndex:
         self.vocabulary = frozenset(vocab) - {"", _EMPTY_DOCUMENT}  # bm25s's and our placeholders
         return self
 
+    def document_frequency(self, token: str) -> int:
+        """How many documents contain the token (0 if none does)."""
+        if token not in self.vocabulary:
+            return 0
+        column = self._bm25.vocab_dict[token]
+        indptr = self._bm25.scores["indptr"]
+        return int(indptr[column + 1] - indptr[column])
+
     def scores(self, query_tokens: list[str]) -> np.ndarray:
         known = [t for t in query_tokens if t in self.vocabulary]
         if not known or self._size == 0:

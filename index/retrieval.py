@@ -10,6 +10,7 @@ Dense scores are corrected two ways before ranking, both measured on the dev que
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -91,6 +92,15 @@ class Retriever:
 
     def translation(self, query_tokens: list[str]) -> list[str]:
         return translation(query_tokens, self.stored.glossary, self.lexical.vocabulary)
+
+    def term_weights(self, query_tokens: list[str]) -> dict[str, float]:
+        """The question's tokens and their translations, each weighted by its rarity among the
+        passages (BM25's idf); a token no passage has weighs most: the question asks about it."""
+        n = len(self.lexical)
+        return {
+            token: math.log((n + 1) / (self.lexical.document_frequency(token) + 0.5))
+            for token in dict.fromkeys(self.expand(query_tokens))
+        }
 
     def _dense_pool(self, query_vector: np.ndarray, n: int) -> list[int]:
         n = min(n, self.stored.vectors.ntotal)

@@ -305,3 +305,16 @@ def test_sentences_about_another_version_are_no_answer(engine) -> None:  # type:
     assert result.abstained and result.citations == []
     assert "Composer 2.5" in result.answer and "不是 Composer 2" in result.answer
     assert not engine.ask("Composer 2.5 Fast 的输出价格是多少？").abstained
+
+
+def test_the_sentence_with_the_questions_rare_words_joins_the_answer(engine) -> None:  # type: ignore[no-untyped-def]
+    stored = engine.snapshot.stored
+    ids = {stored.sentence_text(s): i for i, s in enumerate(stored.sentences)}
+    best = ids["Cursor CEO Michael Truell 的回应也很有意思。"]
+    implied = next(i for text, i in ids.items() if text.startswith("言外之意"))
+    assert answers.term_sentence(stored, best, [best], {"言外之意": 3.0, "cursor": 0.1}, 0.15) == implied
+    # a sentence that holds only a small share of the weighted terms doesn't join
+    assert answers.term_sentence(stored, best, [best], {"言外之意": 0.1, "cursor": 3.0}, 0.15) is None
+    result = engine.ask("CEO 的回应有什么言外之意？")
+    assert "底座是借的" in result.answer and len(result.citations) == 1
+    check_citations(result, engine)

@@ -100,6 +100,17 @@ def test_a_saved_lexical_index_loads_with_the_same_vocabulary_and_scores(tmp_pat
     for tokens in [*QUERIES, sorted(built.vocabulary)]:
         assert np.array_equal(loaded.scores(tokens), built.scores(tokens)), tokens
         assert loaded.scores(tokens).dtype == np.float32
+    for token in [*built.vocabulary, "不在语料里的词"]:
+        assert loaded.document_frequency(token) == built.document_frequency(token), token
+
+
+def test_document_frequency_counts_the_documents_with_the_token() -> None:
+    index = LexicalIndex(["Cursor 的价格", "Cursor 和马斯克", "价格 价格 价格", "别的"])
+    assert index.document_frequency("cursor") == 2
+    assert index.document_frequency("价格") == 2  # repeats in one document count once
+    assert index.document_frequency("马斯克") == 1
+    assert index.document_frequency("不在语料里的词") == 0
+    assert LexicalIndex([]).document_frequency("价格") == 0
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
