@@ -299,8 +299,12 @@ def pick_sentences(
     following = _continuation(stored, best, params)
     base = [best] if following is None else [best, following]
     extra = term_sentence(stored, best, base, terms, params.term_share) if terms else None
-    if extra is not None and _length(stored, [*base, extra]) <= MAX_ANSWER_CHARS:
-        return sorted([*base, extra])
+    if extra is not None:
+        after = _continuation(stored, extra, params)  # it may only lead in, too
+        added = [extra] if after is None or after in base else [extra, after]
+        for more in (added, added[:1]):
+            if _length(stored, [*base, *more]) <= MAX_ANSWER_CHARS:
+                return sorted({*base, *more})
     if following is not None or params.neighbour == "none":
         return base
     score = {s.sentence: s.score for s in ranked}

@@ -318,3 +318,15 @@ def test_the_sentence_with_the_questions_rare_words_joins_the_answer(engine) -> 
     result = engine.ask("CEO 的回应有什么言外之意？")
     assert "底座是借的" in result.answer and len(result.citations) == 1
     check_citations(result, engine)
+
+
+def test_a_joining_sentence_that_only_leads_in_brings_what_it_leads_to(engine) -> None:  # type: ignore[no-untyped-def]
+    stored = engine.snapshot.stored
+    ids = {stored.sentence_text(s): i for i, s in enumerate(stored.sentences)}
+    best = next(i for text, i in ids.items() if text.startswith("于是有用户在论坛里吐槽"))
+    lead = next(i for text, i in ids.items() if text.endswith("发现模型 ID 是："))
+    model_id = ids["accounts/anysphere/models/kimi-k2p5-rl-0317-s515-fast"]
+    ranked = [answers.ScoredSentence(best, 0.1, 0)]
+    chosen = answers.pick_sentences(stored, ranked, answers.AnswerParams(), terms={"发现": 2.0, "cursor": 0.1})
+    assert chosen == [lead, model_id, best]
+    assert answers.pick_sentences(stored, ranked, answers.AnswerParams()) == [best]
