@@ -45,8 +45,9 @@ class Evidence:
         dense_top = max((h.dense for h in hits), default=0.0)
         spread = float(background.std()) or 1e-6
         vocabulary = retriever.lexical.vocabulary
-        words = [t for t in tokens if _is_word(t)]
-        covered = [t for t in words if t in vocabulary or retriever.expand([t])[1:]]
+        translated = retriever.translated_positions(tokens)
+        words = [(i, t) for i, t in enumerate(tokens) if _is_word(t)]
+        covered = [t for i, t in words if t in vocabulary or i in translated]
         return cls(
             dense_top=dense_top,
             adjusted_top=max((h.dense_adjusted for h in hits), default=0.0),

@@ -14,7 +14,7 @@ from index.background import background_digest, background_questions, compute_ba
 from index.chunking import SECTION_SEPARATOR, Chunk, chunk_document, sentence_spans
 from index.config import IndexSettings
 from index.corpus import load_corpus
-from index.crosslingual import build_glossary
+from index.crosslingual import GLOSSARY_FORMAT, build_glossary
 from index.embedding import Embedder, get_embedder
 from index.lexical import TOKENIZER_VERSION, LexicalIndex
 from index.store import (
@@ -101,6 +101,7 @@ def _is_current(
         and manifest.background_sha256 == background_digest()
         and manifest.package_version == __version__
         and manifest.lexical_tokenizer == TOKENIZER_VERSION  # else store this tokenizer's BM25 index
+        and manifest.glossary_format == GLOSSARY_FORMAT  # else make this format's glossary
     )
 
 
@@ -150,7 +151,11 @@ def build_index(settings: IndexSettings, force: bool = False, progress: bool = T
     lexical = LexicalIndex([passage_text(chunk) for chunk in chunks])  # stored with the version
     vocabulary = lexical.vocabulary
     vocabulary_sha256 = hashlib.sha256("\n".join(sorted(vocabulary)).encode()).hexdigest()
-    reuse = previous is not None and previous.manifest.vocabulary_sha256 == vocabulary_sha256
+    reuse = (
+        previous is not None
+        and previous.manifest.vocabulary_sha256 == vocabulary_sha256
+        and previous.manifest.glossary_format == GLOSSARY_FORMAT
+    )
     glossary = previous.glossary if reuse and previous is not None else build_glossary(vocabulary)
     seconds = time.perf_counter() - started
     manifest = Manifest(
@@ -167,6 +172,7 @@ def build_index(settings: IndexSettings, force: bool = False, progress: bool = T
         reused_embeddings=len(keys) - len(missing),
         background_sha256=background_digest(),
         vocabulary_sha256=vocabulary_sha256,
+        glossary_format=GLOSSARY_FORMAT,
     )
     path = write_version(
         settings.index_dir,

@@ -18,6 +18,7 @@ from pathlib import Path
 from index.lexical import EN_STOPWORDS
 
 MAX_TRANSLATIONS = 4  # per English word: the most specific glosses win
+GLOSSARY_FORMAT = 2  # 2: two-word phrases too; a version whose glossary is older gets a new one
 _LINE = re.compile(r"^\S+ (\S+) \[[^\]]*\] /(.*)/\s*$")
 _PAREN = re.compile(r"\([^)]*\)|\[[^\]]*\]")
 _WORD = re.compile(r"[a-z][a-z'-]*[a-z]|[a-z]")
@@ -50,17 +51,20 @@ def _dictionary_path() -> Path:
 
 
 def _glosses(definitions: str) -> Iterable[list[str]]:
-    """Each gloss of a CEDICT entry as its content words ('to release' → ['release'])."""
+    """Each gloss of a CEDICT entry as its content words ('to release' → ['release']): one word, or
+    two, which translate only as a phrase ('steel plate' → 钢板, never 'steel' alone); longer
+    glosses ('to open up the market') translate loosely."""
     for gloss in definitions.split("/"):
         if gloss.startswith(("CL:", "abbr.", "variant of", "surname", "old variant", "see ", "also written")):
             continue
         words = [w for w in _WORD.findall(_PAREN.sub(" ", gloss).lower()) if w not in EN_STOPWORDS]
-        if len(words) == 1:  # multi-word glosses ('to open up') translate loosely
+        if len(words) in (1, 2):
             yield words
 
 
 def _entry_translations(definitions: str) -> list[tuple[str, int]]:
-    return [(stem(english), len(gloss)) for gloss in _glosses(definitions) for english in gloss]
+    """(glossary key, words in the gloss): a word's stem, or a two-word phrase's stems joined by a space."""
+    return [(" ".join(stem(w) for w in gloss), len(gloss)) for gloss in _glosses(definitions)]
 
 
 def _scan_dictionary(words: set[str]) -> dict[str, list[tuple[str, int]]]:
@@ -118,19 +122,41 @@ def build_glossary(vocabulary: Iterable[str]) -> dict[str, list[str]]:
     }
 
 
+def _keys(tokens: list[str]) -> list[tuple[str, tuple[int, ...]]]:
+    """The glossary keys of a question: each English word's stem, and each pair of neighbouring
+    English words as a phrase, with the positions each covers."""
+    english = [t.isascii() and t.isalpha() for t in tokens]
+    keys = [(stem(t), (i,)) for i, t in enumerate(tokens) if english[i]]
+    keys += [
+        (f"{stem(tokens[i])} {stem(tokens[i + 1])}", (i, i + 1))
+        for i in range(len(tokens) - 1)
+        if english[i] and english[i + 1]
+    ]
+    return keys
+
+
 def expand(tokens: list[str], glossary: dict[str, list[str]], vocabulary: frozenset[str]) -> list[str]:
-    """The question's tokens plus Chinese translations of its English words that the corpus has.
+    """The question's tokens plus Chinese translations of its English words (and two-word phrases)
+    that the corpus has.
 
     Words the corpus also has in English (a quotation, 'base URL') are translated too: the
     Chinese text around them is where the answer usually is."""
     extra: list[str] = []
-    for token in tokens:
-        if not token.isascii() or not token.isalpha():
-            continue
-        for word in glossary.get(stem(token), []):
+    for key, _ in _keys(tokens):
+        for word in glossary.get(key, []):
             if word in vocabulary and word not in tokens and word not in extra:
                 extra.append(word)
     return tokens + extra
+
+
+def translated_positions(tokens: list[str], glossary: dict[str, list[str]], vocabulary: frozenset[str]) -> set[int]:
+    """Positions of the tokens that translate into a word of the corpus, alone or in a phrase."""
+    return {
+        position
+        for key, positions in _keys(tokens)
+        if any(word in vocabulary for word in glossary.get(key, []))
+        for position in positions
+    }
 
 
 def translation(tokens: list[str], glossary: dict[str, list[str]], vocabulary: frozenset[str]) -> list[str]:

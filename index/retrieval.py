@@ -17,7 +17,7 @@ from typing import Literal
 import numpy as np
 
 from index.build import passage_text
-from index.crosslingual import expand, translation
+from index.crosslingual import expand, translated_positions, translation
 from index.lexical import LexicalIndex
 from index.store import StoredIndex, search_vectors
 
@@ -92,6 +92,9 @@ class Retriever:
 
     def translation(self, query_tokens: list[str]) -> list[str]:
         return translation(query_tokens, self.stored.glossary, self.lexical.vocabulary)
+
+    def translated_positions(self, query_tokens: list[str]) -> set[int]:
+        return translated_positions(query_tokens, self.stored.glossary, self.lexical.vocabulary)
 
     def term_weights(self, query_tokens: list[str]) -> dict[str, float]:
         """The question's tokens and their translations, each weighted by its rarity among the

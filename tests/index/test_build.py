@@ -59,6 +59,23 @@ def test_unchanged_corpus_is_up_to_date(built_index) -> None:  # type: ignore[no
     assert "up to date" in summary and "\n" not in summary
 
 
+def test_an_index_with_an_older_glossary_format_is_rebuilt_reusing_its_embeddings(index_copy) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from index.crosslingual import GLOSSARY_FORMAT
+
+    version = load_current(index_copy.index_dir).path
+    manifest = json.loads((version / "manifest.json").read_text(encoding="utf-8"))
+    del manifest["glossary_format"]  # as written before the format was recorded
+    (version / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    assert load_current(index_copy.index_dir).manifest.glossary_format == 1
+    result = build_index(index_copy, progress=False)
+    assert result.version is not None and result.embedded == 0
+    rebuilt = load_current(index_copy.index_dir)
+    assert rebuilt.manifest.glossary_format == GLOSSARY_FORMAT
+    assert "steel plate" in rebuilt.glossary
+
+
 def test_incremental_rebuild_embeds_only_what_changed(rebuilt_index) -> None:  # type: ignore[no-untyped-def]
     settings, old, result = rebuilt_index
     assert result.version is not None and result.version != old

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from index.crosslingual import MAX_TRANSLATIONS, build_glossary, expand, stem, translation
+from index.crosslingual import MAX_TRANSLATIONS, build_glossary, expand, stem, translated_positions, translation
 from index.lexical import tokenize
 
 
@@ -66,3 +66,14 @@ def test_glossary_is_the_same_whether_words_are_scanned_looked_up_or_remembered(
     assert build_glossary(words) == scanned  # two new words looked up one by one
     assert build_glossary(words) == scanned  # all remembered
     assert set(crosslingual._translations) == {w for w in words if len(w) > 1}
+
+
+def test_two_word_glosses_translate_only_as_a_phrase() -> None:
+    glossary = build_glossary({"钢板", "刀工", "价格"})
+    assert glossary["steel plate"] == ["钢板"] and glossary["knife work"] == ["刀工"]
+    assert stem("steel") not in glossary and stem("plate") not in glossary
+    vocabulary = frozenset({"钢板", "刀工", "价格"})
+    tokens = tokenize("What's the steel plate vs knife analogy about, and the price?")
+    assert translation(tokens, glossary, vocabulary) == ["价格", "钢板"]  # words first, then phrases
+    assert translation(tokenize("a plate of steel"), glossary, vocabulary) == []  # not neighbours
+    assert {tokens[i] for i in translated_positions(tokens, glossary, vocabulary)} == {"steel", "plate", "price"}
