@@ -125,7 +125,7 @@ def build_glossary(vocabulary: Iterable[str]) -> dict[str, list[str]]:
 def _keys(tokens: list[str]) -> list[tuple[str, tuple[int, ...]]]:
     """The glossary keys of a question: each English word's stem, and each pair of neighbouring
     English words as a phrase, with the positions each covers."""
-    english = [t.isascii() and t.isalpha() for t in tokens]
+    english = [bool(_WORD.fullmatch(t)) for t in tokens]  # 'fine-grained' too
     keys = [(stem(t), (i,)) for i, t in enumerate(tokens) if english[i]]
     keys += [
         (f"{stem(tokens[i])} {stem(tokens[i + 1])}", (i, i + 1))

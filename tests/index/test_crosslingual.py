@@ -77,3 +77,10 @@ def test_two_word_glosses_translate_only_as_a_phrase() -> None:
     assert translation(tokens, glossary, vocabulary) == ["价格", "钢板"]  # words first, then phrases
     assert translation(tokenize("a plate of steel"), glossary, vocabulary) == []  # not neighbours
     assert {tokens[i] for i in translated_positions(tokens, glossary, vocabulary)} == {"steel", "plate", "price"}
+
+
+def test_hyphenated_words_translate() -> None:
+    glossary = build_glossary({"细粒", "反馈"})
+    assert "细粒" in glossary[stem("fine-grained")]
+    tokens = tokenize("Why is fine-grained feedback better?")
+    assert translation(tokens, glossary, frozenset({"细粒", "反馈"})) == ["细粒", "反馈"]
