@@ -152,7 +152,8 @@ def build_index(settings: IndexSettings, force: bool = False, progress: bool = T
     vocabulary = lexical.vocabulary
     vocabulary_sha256 = hashlib.sha256("\n".join(sorted(vocabulary)).encode()).hexdigest()
     reuse = (
-        previous is not None
+        not force
+        and previous is not None
         and previous.manifest.vocabulary_sha256 == vocabulary_sha256
         and previous.manifest.glossary_format == GLOSSARY_FORMAT
     )

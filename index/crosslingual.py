@@ -18,8 +18,9 @@ from pathlib import Path
 from index.lexical import EN_STOPWORDS
 
 MAX_TRANSLATIONS = 4  # per English word: the most specific glosses win
-GLOSSARY_FORMAT = 2  # 2: two-word phrases too; a version whose glossary is older gets a new one
-_LINE = re.compile(r"^\S+ (\S+) \[[^\]]*\] /(.*)/\s*$")
+GLOSSARY_FORMAT = 2  # 2: two-word phrases and names too; a version whose glossary is older gets a new one
+_LINE = re.compile(r"^\S+ (\S+) \[([^\]]*)\] /(.*)/\s*$")  # traditional simplified [pinyin] /glosses/
+_NAME = re.compile(r"[A-Z][a-z]+(?: [A-Z][a-z]+)*")
 _PAREN = re.compile(r"\([^)]*\)|\[[^\]]*\]")
 _WORD = re.compile(r"[a-z][a-z'-]*[a-z]|[a-z]")
 
@@ -62,9 +63,16 @@ def _glosses(definitions: str) -> Iterable[list[str]]:
             yield words
 
 
-def _entry_translations(definitions: str) -> list[tuple[str, int]]:
-    """(glossary key, words in the gloss): a word's stem, or a two-word phrase's stems joined by a space."""
-    return [(" ".join(stem(w) for w in gloss), len(gloss)) for gloss in _glosses(definitions)]
+def _entry_translations(pinyin: str, definitions: str) -> list[tuple[str, int]]:
+    """(glossary key, words in the gloss): a word's stem, or a two-word phrase's stems joined by a
+    space. A person's name (capitalised pinyin, a gloss opening with a capitalised name such as
+    'Elon Musk (1971-), business magnate…') is keyed by each of its words: 'Musk' → 马斯克."""
+    pairs = [(" ".join(stem(w) for w in gloss), len(gloss)) for gloss in _glosses(definitions)]
+    if pinyin[:1].isupper():
+        name = _NAME.fullmatch(_PAREN.sub(" ", definitions.split("/")[0]).split(",")[0].strip())
+        if name is not None and " " in name.group(0):
+            pairs += [(stem(part.lower()), 1) for part in name.group(0).split()]
+    return pairs
 
 
 def _scan_dictionary(words: set[str]) -> dict[str, list[tuple[str, int]]]:
@@ -76,7 +84,7 @@ def _scan_dictionary(words: set[str]) -> dict[str, list[tuple[str, int]]]:
                 continue
             match = _LINE.match(line)
             if match and match.group(1) in words:
-                found[match.group(1)] += _entry_translations(match.group(2))
+                found[match.group(1)] += _entry_translations(match.group(2), match.group(3))
     return found
 
 
@@ -95,7 +103,7 @@ def _look_up(words: set[str]) -> dict[str, list[tuple[str, int]]]:
             line = data[start : end if end >= 0 else len(data)].decode("utf-8")
             match = None if line.startswith("#") else _LINE.match(line)
             if match and match.group(1) == word:
-                entries += _entry_translations(match.group(2))
+                entries += _entry_translations(match.group(2), match.group(3))
             at = data.find(needle, at + 1)
         found[word] = entries
     return found

@@ -76,6 +76,18 @@ def test_an_index_with_an_older_glossary_format_is_rebuilt_reusing_its_embedding
     assert "steel plate" in rebuilt.glossary
 
 
+def test_force_makes_the_glossary_again(index_copy) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from index.store import GLOSSARY
+
+    version = load_current(index_copy.index_dir).path
+    (version / GLOSSARY).write_text(json.dumps({"price": ["价格"]}), encoding="utf-8")  # an older, smaller one
+    assert build_index(index_copy, progress=False).version is None  # up to date: kept as it is
+    assert build_index(index_copy, force=True, progress=False).version is not None
+    assert "musk" in load_current(index_copy.index_dir).glossary
+
+
 def test_incremental_rebuild_embeds_only_what_changed(rebuilt_index) -> None:  # type: ignore[no-untyped-def]
     settings, old, result = rebuilt_index
     assert result.version is not None and result.version != old

@@ -84,3 +84,10 @@ def test_hyphenated_words_translate() -> None:
     assert "细粒" in glossary[stem("fine-grained")]
     tokens = tokenize("Why is fine-grained feedback better?")
     assert translation(tokens, glossary, frozenset({"细粒", "反馈"})) == ["细粒", "反馈"]
+
+
+def test_a_persons_name_is_keyed_by_each_of_its_words() -> None:
+    glossary = build_glossary({"马斯克", "美元"})
+    assert glossary["musk"] == glossary["elon"] == ["马斯克"]  # 'Elon Musk (1971-), business magnate…'
+    assert "american" not in glossary  # 'American dollar' is not a name
+    assert translation(tokenize("Why is Musk endorsing Cursor?"), glossary, frozenset({"马斯克"})) == ["马斯克"]
