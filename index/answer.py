@@ -40,11 +40,12 @@ _OVERVIEW = re.compile(
     re.IGNORECASE,
 )
 _META = re.compile(
-    r"(作者是谁|谁是作者|作者叫|作者名|谁写的|是谁写|写的人|(文章|本文|这篇).{0,6}(标题|题目|名字|叫什么|叫啥)"
-    r"|(标题|题目)是什么|(文章|本文|这篇).{0,8}(发表|发布|写)(的|于)?.{0,4}(时间|日期|哪天|什么时候|何时|哪一天)"
+    r"(作者是谁|谁是作者|作者叫|作者名|谁写的|是谁写|写的人|(文章|本文|这篇).{0,6}(副标题|标题|题目|名字|叫什么|叫啥)"
+    r"|(副标题|标题|题目)是什么|(文章|本文|这篇).{0,8}(发表|发布|写)(的|于)?.{0,4}(时间|日期|哪天|什么时候|何时|哪一天)"
     r"|(什么时候|哪天|何时|哪一天).{0,4}(发表|写)的"
     r"|who('s| is| was)? (is )?the (author|writer)|author of (this|the)|who wrote|written by whom"
-    r"|(title|name) of (this|the) (article|post)|(article|post)'?s? (title|author|date|publication)"
+    r"|(title|subtitle|headline|name) of (this|the) (article|post)"
+    r"|(article|post)'?s? (title|subtitle|headline|author|date|publication)"
     r"|when (was|is) (this|the) (article|post) (published|written|posted)|publication date)",
     re.IGNORECASE,
 )

@@ -153,6 +153,8 @@ def test_follow_up_uses_the_previous_question(engine) -> None:  # type: ignore[n
         ("作者是谁", False, True),
         ("Who wrote this article?", False, True),
         ("When was the article published?", False, True),
+        ("What's the headline of this article?", False, True),
+        ("这篇文章的副标题是什么？", False, True),
         (SWE_ZH, False, False),
         ("Cursor CEO 怎么说的？", False, False),
         ("What did Michael Truell say about the compute?", False, False),
