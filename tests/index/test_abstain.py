@@ -52,3 +52,9 @@ def test_nothing_retrieved_abstains() -> None:
 )
 def test_numbers_and_single_letters_are_not_topic_words(token: str, word: bool) -> None:
     assert _is_word(token) is word
+
+
+def test_near_an_off_topic_question_translated_words_dont_save_it() -> None:
+    near = dataclasses.replace(ANSWERABLE_EN, adjusted_top=0.025, coverage=1.0, background_max=BACKGROUND_NEAR + 0.01)
+    assert should_abstain(near, "en")
+    assert not should_abstain(dataclasses.replace(near, background_max=BACKGROUND_NEAR - 0.01), "en")
