@@ -18,7 +18,7 @@ from pathlib import Path
 from index.lexical import EN_STOPWORDS
 
 MAX_TRANSLATIONS = 4  # per English word: the most specific glosses win
-GLOSSARY_FORMAT = 2  # 2: two-word phrases and names too; a version whose glossary is older gets a new one
+GLOSSARY_FORMAT = 3  # 2: two-word phrases too, 3: names too; a version whose glossary is older gets a new one
 _LINE = re.compile(r"^\S+ (\S+) \[([^\]]*)\] /(.*)/\s*$")  # traditional simplified [pinyin] /glosses/
 _NAME = re.compile(r"[A-Z][a-z]+(?: [A-Z][a-z]+)*")
 _PAREN = re.compile(r"\([^)]*\)|\[[^\]]*\]")
