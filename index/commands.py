@@ -164,7 +164,8 @@ def render_answer(result: AskResult) -> str:
             quote = c.quote if len(c.quote) <= 160 else c.quote[:159] + "…"
             lines.append(f"  [{c.n}] {c.section} · ¶{paragraphs} · chars {c.start}–{c.end}")
             lines.append(f"      “{quote}”")
-    elif result.nearest_sections:
+    elif result.nearest_sections and not all(section in result.answer for section in result.nearest_sections):
+        # an extractive abstention already names them; a written one may not
         lines.append("Nearest sections / 最接近的章节: " + "；".join(result.nearest_sections))
     return "\n".join(lines).rstrip()
 

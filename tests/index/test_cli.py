@@ -318,3 +318,15 @@ def test_eval_of_several_files_scores_them_as_one_set(
     report = json.loads(capsys.readouterr().out)
     assert report["by_language"]["all"]["questions"] == 2
     assert "repeat" in usage_error(["eval", str(first), str(first), *index], capsys)
+
+
+def test_an_abstention_names_its_nearest_sections_once(engine) -> None:  # type: ignore[no-untyped-def]
+    from index.commands import render_answer
+
+    result = engine.ask("明天上海会下雨吗？")
+    shown = render_answer(result)
+    assert result.abstained and result.nearest_sections
+    for section in result.nearest_sections:
+        assert shown.count(section.split(" › ")[-1]) == 1
+    written = result.model_copy(update={"answer": "The article doesn't cover the weather."})  # an LLM's words
+    assert "Nearest sections / 最接近的章节" in render_answer(written)
