@@ -451,6 +451,27 @@ def abstain_text(language: str, sections: list[str], mismatch: VersionMismatch |
 _VERSIONED = re.compile(r"(?<![A-Za-z0-9])([A-Za-z]+)[ -]?[vV]?(\d+(?:\.\d+)*)(?![A-Za-z0-9]|\.\d)")
 
 
+_QUANTITY_QUESTION = re.compile(
+    r"(多少|(?<!哪)几[个件月号天年倍次位名家种条层岁]|\bhow (many|much|long|old|large|big)\b|\bwhat percentage\b)",
+    re.IGNORECASE,
+)
+# digits, or a Chinese numeral with its measure word; a lone 一 ("一个通用大模型") is mostly "a"
+_NUMERALS = "零一二两三四五六七八九十百千万亿"
+_MEASURES = "个件倍层点种家条次位名项年月日天万亿"
+_NUMBER = re.compile(rf"\d|(?:[{_NUMERALS}]{{2,}}|[二两三四五六七八九十百千万亿])[{_MEASURES}]")
+
+
+def is_quantity_question(question: str) -> bool:
+    """'Kimi K2.5 有多少参数？', 'How many GPUs…': the answer is a number."""
+    return bool(_QUANTITY_QUESTION.search(question))
+
+
+def states_a_number(text: str) -> bool:
+    """The text gives a number of its own: digits or a Chinese numeral with its measure word, not
+    counting those inside names ('Kimi K2.5', 'H100' say nothing about how many)."""
+    return bool(_NUMBER.search(_VERSIONED.sub(" ", text)))
+
+
 @dataclass(frozen=True)
 class VersionMismatch:
     asked: str  # as the question names it: "Composer 2"

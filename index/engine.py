@@ -255,10 +255,11 @@ class Engine:
             chosen = answers.pick_sentences(stored, ranked, self.answer_params, listing, terms)
             # sentences about another version of what was asked (Composer 2.5 for Composer 2)
             # don't answer it, however close they are
-            mismatch = answers.version_mismatch(
-                question, " ".join(answers.render_sentence(stored, stored.sentences[s]) for s in chosen)
-            )
-            if should_abstain(evidence, language) or mismatch is not None:
+            said = " ".join(answers.render_sentence(stored, stored.sentences[s]) for s in chosen)
+            mismatch = answers.version_mismatch(question, said)
+            # "how many…?" answered without a number isn't answered ("Kimi K2.5 有多少参数？")
+            no_number = answers.is_quantity_question(question) and not answers.states_a_number(said)
+            if should_abstain(evidence, language) or mismatch is not None or no_number:
                 result.abstained = True
                 result.kind = "abstained"
                 result.nearest_sections = answers.nearest_sections(stored, chunk_ids)

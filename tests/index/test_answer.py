@@ -332,3 +332,39 @@ def test_a_joining_sentence_that_only_leads_in_brings_what_it_leads_to(engine) -
     chosen = answers.pick_sentences(stored, ranked, answers.AnswerParams(), terms={"发现": 2.0, "cursor": 0.1})
     assert chosen == [lead, model_id, best]
     assert answers.pick_sentences(stored, ranked, answers.AnswerParams()) == [best]
+
+
+@pytest.mark.parametrize(
+    ("question", "quantity"),
+    [
+        ("Kimi K2.5 有多少参数？", True),
+        ("Cursor 的 RL 做了几件事？", True),
+        ("How many GPUs does xAI have?", True),
+        ("How much does the Fast version cost?", True),
+        ("训练分成了哪几个阶段？", False),  # which ones, not how many
+        ("What did Musk post on X?", False),
+    ],
+)
+def test_quantity_questions(question: str, quantity: bool) -> None:
+    assert answers.is_quantity_question(question) is quantity
+
+
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [
+        ("他说 Kimi 打底，自家额外训练+RL 占了 85% 的总算力。", True),
+        ("他们做了三件事：", True),
+        ("用了 Colossus 2 的一百万个等效算力", True),
+        ("既然官方都摊牌了，那我们就来看看 Cursor 到底在 Kimi K2.5 的基础上做了什么。", False),  # K2.5 is a name
+        ("毕竟 Kimi K2.5 是一个通用大模型", False),  # 一个 is "a"
+        ("H100 等效算力", False),
+    ],
+)
+def test_states_a_number(text: str, number: bool) -> None:
+    assert answers.states_a_number(text) is number
+
+
+def test_a_how_many_question_answered_without_a_number_is_declined(engine) -> None:  # type: ignore[no-untyped-def]
+    result = engine.ask("Kimi K2.5 的参数量是多少？")
+    assert result.abstained and result.citations == []
+    assert not engine.ask("Cursor 自家的训练占了多少算力？").abstained  # 85%
