@@ -266,6 +266,7 @@ class Engine:
                 result.answer = answers.abstain_text(language, result.nearest_sections, mismatch)
             else:
                 result.answer, result.citations = answers.compose(stored, chosen, language)
+                result.passages = _including_cited(result.passages, stored, result.citations)
                 if use_llm and self.generator is not None:
                     result = self._generate(result, stored, [s.sentence for s in ranked], on_partial)
         t3 = time.perf_counter()
@@ -295,6 +296,30 @@ def _cited_first(
     return [
         _passage(stored.chunks[chunk], rank, score.get(stored.chunks[chunk].chunk_id, 0.0))
         for rank, chunk in enumerate(order[: len(passages)], 1)
+    ]
+
+
+def _including_cited(passages: list[Passage], stored: StoredIndex, citations: list[Citation]) -> list[Passage]:
+    """The retrieved passages, with any cited passage that ranked below them in place of the last
+    uncited ones (a list's later items, a lead-in's continuation): an answer's sources are always
+    among its passages. Retrieval order stays; the added passages follow, in citation order."""
+    listed = {p.chunk_id for p in passages}
+    missing = [chunk_id for chunk_id in dict.fromkeys(c.chunk_id for c in citations) if chunk_id not in listed]
+    if not missing:
+        return passages
+    cited = {c.chunk_id for c in citations}
+    kept = list(passages)
+    while kept and len(kept) + len(missing) > len(passages):
+        uncited = [i for i, p in enumerate(kept) if p.chunk_id not in cited]
+        if not uncited:
+            break
+        del kept[uncited[-1]]
+    position = {c.chunk_id: i for i, c in enumerate(stored.chunks)}
+    score = {p.chunk_id: p.score for p in passages}
+    order = [position[p.chunk_id] for p in kept] + [position[chunk_id] for chunk_id in missing]
+    return [
+        _passage(stored.chunks[chunk], rank, score.get(stored.chunks[chunk].chunk_id, 0.0))
+        for rank, chunk in enumerate(order, 1)
     ]
 
 

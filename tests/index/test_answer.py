@@ -272,6 +272,9 @@ def test_a_list_question_gets_every_item_of_the_list(engine) -> None:  # type: i
         assert item in subsections.answer
     assert len({c.chunk_id for c in subsections.citations}) == 4  # the lead-in's passage and each sub-section's
     check_citations(subsections, engine)
+    # every cited passage is among the passages, even those retrieval ranked below the top k
+    assert {c.chunk_id for c in subsections.citations} <= {p.chunk_id for p in subsections.passages}
+    assert [p.rank for p in subsections.passages] == list(range(1, engine.settings.top_k + 1))
     bullets = engine.ask("What three things did Cursor do in RL?")
     for item in ("定向 RL", "合成数据规模翻 25 倍", "Muon"):
         assert item in bullets.answer

@@ -24,7 +24,7 @@ FLOOR_METRICS = ("hit_at_1", "recall_at_5", "fact_rate", "citation_precision", "
 # Measured on 2026-11-30 (dev: zh 79 / en 90 questions; holdout: zh 59 / en 54):
 #   dev zh      hit@1 0.920  R@5 1.000  fact 0.920  cite P 0.922  abst out 1.00  hard 0.33  false abst 0.000
 #   dev en      hit@1 0.913  R@5 0.978  fact 0.870  cite P 0.911  abst out 0.97  hard 0.29  false abst 0.022
-#   holdout zh  hit@1 0.857  R@5 0.929  fact 0.905  cite P 0.736  abst out 1.00  hard 0.43  false abst 0.000
+#   holdout zh  hit@1 0.857  R@5 0.952  fact 0.905  cite P 0.736  abst out 1.00  hard 0.43  false abst 0.000
 #   holdout en  hit@1 0.806  R@5 0.972  fact 0.750  cite P 0.690  abst out 1.00  hard 0.25  false abst 0.056
 FLOORS: dict[str, dict[str, dict[str, float]]] = {
     "dev": {
