@@ -455,10 +455,9 @@ _QUANTITY_QUESTION = re.compile(
     r"(多少|(?<!哪)几[个件月号天年倍次位名家种条层岁]|\bhow (many|much|long|old|large|big)\b|\bwhat percentage\b)",
     re.IGNORECASE,
 )
-# digits, or a Chinese numeral with its measure word; a lone 一 ("一个通用大模型") is mostly "a"
-_NUMERALS = "零一二两三四五六七八九十百千万亿"
-_MEASURES = "个件倍层点种家条次位名项年月日天万亿"
-_NUMBER = re.compile(rf"\d|(?:[{_NUMERALS}]{{2,}}|[二两三四五六七八九十百千万亿])[{_MEASURES}]")
+# digits or Chinese numerals; a lone 一 is mostly "a" (一个通用大模型, 一条帖子), so it counts only
+# within a longer numeral (一百万)
+_NUMBER = re.compile(r"\d|[零一二两三四五六七八九十百千万亿]{2,}|[二两三四五六七八九十百千万亿半]")
 
 
 def is_quantity_question(question: str) -> bool:
@@ -467,8 +466,8 @@ def is_quantity_question(question: str) -> bool:
 
 
 def states_a_number(text: str) -> bool:
-    """The text gives a number of its own: digits or a Chinese numeral with its measure word, not
-    counting those inside names ('Kimi K2.5', 'H100' say nothing about how many)."""
+    """The text gives a number of its own: digits or Chinese numerals, not counting those inside
+    names ('Kimi K2.5', 'H100' say nothing about how many)."""
     return bool(_NUMBER.search(_VERSIONED.sub(" ", text)))
 
 

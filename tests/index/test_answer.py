@@ -361,6 +361,8 @@ def test_quantity_questions(question: str, quantity: bool) -> None:
         ("既然官方都摊牌了，那我们就来看看 Cursor 到底在 Kimi K2.5 的基础上做了什么。", False),  # K2.5 is a name
         ("毕竟 Kimi K2.5 是一个通用大模型", False),  # 一个 is "a"
         ("H100 等效算力", False),
+        ("三元。", True),
+        ("这里还有一条暗线：马斯克。", False),
     ],
 )
 def test_states_a_number(text: str, number: bool) -> None:
