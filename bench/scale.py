@@ -17,6 +17,7 @@ import gc
 import math
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -377,6 +378,21 @@ def _default_hnsw(v: dict[str, Any]) -> str:
     return "met" if v["goal"]["default_hnsw_met"] else "NOT met"
 
 
+def _sweep_rows(n: int, index: dict[str, Any], label: Callable[[dict[str, Any]], str]) -> list[list[Any]]:
+    """One row per searched setting of an approximate index; its build costs on the first only."""
+    return [
+        [
+            n,
+            label(r),
+            *([index["build_seconds"], index["disk_mib"], index["rss_delta_mib"]] if i == 0 else [None] * 3),
+            r["search_ms"]["p50"],
+            r["search_ms"]["p99"],
+            r["recall_at_10"],
+        ]
+        for i, r in enumerate(index["sweep"])
+    ]
+
+
 def render(report: dict[str, Any]) -> str:
     rows = []
     for v in report["vector"]:
@@ -407,34 +423,9 @@ def render(report: dict[str, Any]) -> str:
                     1.0,
                 ]
             )
-        h = v["hnsw"]
-        for i, r in enumerate(h["sweep"]):
-            rows.append(
-                [
-                    n,
-                    f"hnsw efSearch={r['ef_search']}",
-                    h["build_seconds"] if i == 0 else None,
-                    h["disk_mib"] if i == 0 else None,
-                    h["rss_delta_mib"] if i == 0 else None,
-                    r["search_ms"]["p50"],
-                    r["search_ms"]["p99"],
-                    r["recall_at_10"],
-                ]
-            )
-        iv = v.get("ivf")
-        for i, r in enumerate(iv["sweep"] if iv else []):
-            rows.append(
-                [
-                    n,
-                    f"ivf{iv['nlist']} nprobe={r['nprobe']}",
-                    iv["build_seconds"] if i == 0 else None,
-                    iv["disk_mib"] if i == 0 else None,
-                    iv["rss_delta_mib"] if i == 0 else None,
-                    r["search_ms"]["p50"],
-                    r["search_ms"]["p99"],
-                    r["recall_at_10"],
-                ]
-            )
+        rows += _sweep_rows(n, v["hnsw"], lambda r: f"hnsw efSearch={r['ef_search']}")
+        if v.get("ivf"):
+            rows += _sweep_rows(n, v["ivf"], lambda r, iv=v["ivf"]: f"ivf{iv['nlist']} nprobe={r['nprobe']}")
     lines = []
     if rows:
         lines.append(
