@@ -241,11 +241,11 @@ class Engine:
         if answers.is_meta_question(question):
             result.answer, result.citations = answers.meta_answer(stored, language)
             result.kind = "overview"
-            result.passages = _cited_first(result.passages, stored, result.citations, hits)
+            result.passages = _cited_first(result.passages, stored, result.citations)
         elif answers.is_overview_question(question):
             result.answer, result.citations = answers.overview(stored, language)
             result.kind = "overview"
-            result.passages = _cited_first(result.passages, stored, result.citations, hits)
+            result.passages = _cited_first(result.passages, stored, result.citations)
         else:
             chunk_ids = [h.chunk for h in hits]
             ranked = answers.score_sentences(stored, chunk_ids, outcome.sentence_scores, tokens, self.answer_params)
@@ -283,20 +283,12 @@ def _unit(vector: np.ndarray) -> np.ndarray:
     return (vector / (np.linalg.norm(vector) or 1.0)).astype(np.float32)
 
 
-def _cited_first(
-    passages: list[Passage], stored: StoredIndex, citations: list[Citation], hits: list[Hit]
-) -> list[Passage]:
+def _cited_first(passages: list[Passage], stored: StoredIndex, citations: list[Citation]) -> list[Passage]:
     """The cited passages first (an answer from metadata cites the title chunk, which
     retrieval may rank anywhere), then the rest in retrieval order; scores stay as retrieved."""
     cited = list(dict.fromkeys(c.chunk_id for c in citations))
-    position = {c.chunk_id: i for i, c in enumerate(stored.chunks)}
-    rest = [h.chunk for h in hits if stored.chunks[h.chunk].chunk_id not in cited]
-    score = {p.chunk_id: p.score for p in passages}
-    order = [position[c] for c in cited] + rest
-    return [
-        _passage(stored.chunks[chunk], rank, score.get(stored.chunks[chunk].chunk_id, 0.0))
-        for rank, chunk in enumerate(order[: len(passages)], 1)
-    ]
+    rest = [p.chunk_id for p in passages if p.chunk_id not in cited]
+    return _reordered(passages, stored, (cited + rest)[: len(passages)])
 
 
 def _including_cited(passages: list[Passage], stored: StoredIndex, citations: list[Citation]) -> list[Passage]:
@@ -308,19 +300,18 @@ def _including_cited(passages: list[Passage], stored: StoredIndex, citations: li
     if not missing:
         return passages
     cited = {c.chunk_id for c in citations}
-    kept = list(passages)
-    while kept and len(kept) + len(missing) > len(passages):
-        uncited = [i for i, p in enumerate(kept) if p.chunk_id not in cited]
-        if not uncited:
-            break
-        del kept[uncited[-1]]
-    position = {c.chunk_id: i for i, c in enumerate(stored.chunks)}
+    uncited = [p.chunk_id for p in passages if p.chunk_id not in cited]
+    dropped = set(uncited[-len(missing) :])
+    kept = [p.chunk_id for p in passages if p.chunk_id not in dropped]
+    return _reordered(passages, stored, kept + missing)
+
+
+def _reordered(passages: list[Passage], stored: StoredIndex, chunk_ids: list[str]) -> list[Passage]:
+    """The passages of these chunks in this order, ranked from 1; each keeps the score retrieval
+    gave it (0 for one retrieval didn't return)."""
     score = {p.chunk_id: p.score for p in passages}
-    order = [position[p.chunk_id] for p in kept] + [position[chunk_id] for chunk_id in missing]
-    return [
-        _passage(stored.chunks[chunk], rank, score.get(stored.chunks[chunk].chunk_id, 0.0))
-        for rank, chunk in enumerate(order, 1)
-    ]
+    chunks = [stored.chunks[stored.chunk_positions[chunk_id]] for chunk_id in chunk_ids]
+    return [_passage(chunk, rank, score.get(chunk.chunk_id, 0.0)) for rank, chunk in enumerate(chunks, 1)]
 
 
 def _passage(chunk: Chunk, rank: int, score: float) -> Passage:

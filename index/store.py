@@ -21,6 +21,7 @@ import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -149,6 +150,11 @@ class StoredIndex:
         # first sentence of each chunk (sentences are stored in chunk order), for slicing
         starts = np.searchsorted([s.chunk for s in self.sentences], np.arange(len(self.chunks) + 1))
         self.sentence_starts = starts.astype(np.int64)
+
+    @cached_property
+    def chunk_positions(self) -> dict[str, int]:
+        """chunk id → position in ``chunks``; made on first use, once per loaded version."""
+        return {chunk.chunk_id: i for i, chunk in enumerate(self.chunks)}
 
     def sentence_text(self, sentence: Sentence) -> str:
         chunk = self.chunks[sentence.chunk]
