@@ -250,16 +250,21 @@ class Engine:
             chunk_ids = [h.chunk for h in hits]
             ranked = answers.score_sentences(stored, chunk_ids, outcome.sentence_scores, tokens, self.answer_params)
             evidence = Evidence.collect(snapshot.retriever, own_outcome, ranked, tokens, language, own_vector)
-            listing = answers.is_list_question(question)
-            terms = snapshot.retriever.term_weights(tokens)
-            chosen = answers.pick_sentences(stored, ranked, self.answer_params, listing, terms)
-            # sentences about another version of what was asked (Composer 2.5 for Composer 2)
-            # don't answer it, however close they are
-            said = " ".join(answers.render_sentence(stored, stored.sentences[s]) for s in chosen)
-            mismatch = answers.version_mismatch(question, said)
-            # "how many…?" answered without a number isn't answered ("Kimi K2.5 有多少参数？")
-            no_number = answers.is_quantity_question(question) and not answers.states_a_number(said)
-            if should_abstain(evidence, language) or mismatch is not None or no_number:
+            declined = should_abstain(evidence, language)
+            chosen: list[int] = []
+            mismatch = None
+            if not declined:
+                listing = answers.is_list_question(question)
+                terms = snapshot.retriever.term_weights(tokens)
+                chosen = answers.pick_sentences(stored, ranked, self.answer_params, listing, terms)
+                # sentences about another version of what was asked (Composer 2.5 for Composer 2)
+                # don't answer it, however close they are
+                said = " ".join(answers.render_sentence(stored, stored.sentences[s]) for s in chosen)
+                mismatch = answers.version_mismatch(question, said)
+                # "how many…?" answered without a number isn't answered ("Kimi K2.5 有多少参数？")
+                no_number = answers.is_quantity_question(question) and not answers.states_a_number(said)
+                declined = mismatch is not None or no_number
+            if declined:
                 result.abstained = True
                 result.kind = "abstained"
                 result.nearest_sections = answers.nearest_sections(stored, chunk_ids)
