@@ -27,7 +27,7 @@ _WORD = re.compile(r"[a-z][a-z'-]*[a-z]|[a-z]")
 
 MAX_TARGETED_LOOKUPS = 32  # new words looked up one by one; more and the dictionary is read line by line
 
-# word → its (English stem, gloss length) pairs from CC-CEDICT; () when it has no entry. Filled by
+# word → its (glossary key, words in the gloss) pairs from CC-CEDICT; () when it has no entry. Filled by
 # build_glossary and kept for the process: a rebuild after an edit only looks up the new words.
 _translations: dict[str, tuple[tuple[str, int], ...]] = {}
 _translations_lock = threading.Lock()
