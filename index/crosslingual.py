@@ -15,10 +15,11 @@ from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 
-from index.lexical import EN_STOPWORDS
+from index.lexical import EN_STOPWORDS, tokenize
 
 MAX_TRANSLATIONS = 4  # per English word: the most specific glosses win
-GLOSSARY_FORMAT = 3  # 2: two-word phrases too, 3: names too; a version whose glossary is older gets a new one
+# 2: two-word phrases too, 3: names too, 4: tech terms too; a version whose glossary is older gets a new one
+GLOSSARY_FORMAT = 4
 _LINE = re.compile(r"^\S+ (\S+) \[([^\]]*)\] /(.*)/\s*$")  # traditional simplified [pinyin] /glosses/
 _NAME = re.compile(r"[A-Z][a-z]+(?: [A-Z][a-z]+)*")
 _PAREN = re.compile(r"\([^)]*\)|\[[^\]]*\]")
@@ -109,8 +110,37 @@ def _look_up(words: set[str]) -> dict[str, list[tuple[str, int]]]:
     return found
 
 
+def _terms_path() -> Path:
+    return Path(__file__).parent / "data" / "tech_terms.tsv"
+
+
+@lru_cache(maxsize=1)
+def tech_terms() -> tuple[tuple[str, str], ...]:
+    """(glossary key, Chinese term) pairs of the hand-written AI and software-industry terms."""
+    pairs = []
+    for line in _terms_path().read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            english, chinese = line.split("\t")
+            words = [w for w in english.lower().split() if w not in EN_STOPWORDS]  # as questions are cut
+            pairs.append((" ".join(stem(w) for w in words), chinese.strip()))
+    return tuple(pairs)
+
+
+def _term_words(term: str, vocabulary: set[str]) -> list[str]:
+    """The corpus words a tech term stands for: itself when the corpus has it as a word, else its
+    words when the corpus has them all (强化学习 → 强化, 学习), never a part alone (创业公司 isn't 公司)."""
+    words = tokenize(term)
+    if term.lower() in vocabulary:
+        return [term.lower()]
+    if not words or any(w not in vocabulary for w in words):
+        return []
+    return [w for w in words if len(w) > 1 or not re.search(r"[\u4e00-\u9fff]", w)]
+
+
 def build_glossary(vocabulary: Iterable[str]) -> dict[str, list[str]]:
-    """English stem → Chinese words of the corpus that CC-CEDICT glosses with it, best first."""
+    """English stem → words of the corpus that translate it, best first: the tech terms (CC-CEDICT
+    predates most of them: 算力, 开源, 套壳), then CC-CEDICT's glosses."""
+    vocabulary = set(vocabulary)
     # single characters are too ambiguous to stand for an English word
     chinese = {w for w in vocabulary if len(w) > 1 and re.search(r"[\u4e00-\u9fff]", w)}
     with _translations_lock:
@@ -120,6 +150,9 @@ def build_glossary(vocabulary: Iterable[str]) -> dict[str, list[str]]:
             _translations.update((word, tuple(pairs)) for word, pairs in found.items())
         known = {word: _translations[word] for word in chinese}
     candidates: dict[str, dict[str, int]] = {}
+    for key, term in tech_terms():
+        for word in _term_words(term, vocabulary):
+            candidates.setdefault(key, {})[word] = 0
     for word, pairs in known.items():
         for key, quality in pairs:
             best = candidates.setdefault(key, {})

@@ -91,3 +91,33 @@ def test_a_persons_name_is_keyed_by_each_of_its_words() -> None:
     assert glossary["musk"] == glossary["elon"] == ["马斯克"]  # 'Elon Musk (1971-), business magnate…'
     assert "american" not in glossary  # 'American dollar' is not a name
     assert translation(tokenize("Why is Musk endorsing Cursor?"), glossary, frozenset({"马斯克"})) == ["马斯克"]
+
+
+def test_tech_terms_translate_words_cedict_lacks() -> None:
+    vocabulary = {"算力", "开源", "套壳", "护城河", "合作"}
+    glossary = build_glossary(vocabulary)
+    assert glossary[stem("compute")] == ["算力"]
+    assert glossary[stem("wrapper")] == ["套壳"]
+    assert glossary[stem("moat")] == ["护城河"]
+    assert glossary["open sourc"][0] == "开源" and glossary[stem("open-source")][0] == "开源"
+    tokens = tokenize("Did Cursor partner with anyone for compute? Is the model open-source?")
+    assert set(translation(tokens, glossary, frozenset(vocabulary))) == {"合作", "算力", "开源"}
+    assert translation(tokenize("Is it good value for money?"), build_glossary({"性价比"}), frozenset({"性价比"})) == [
+        "性价比"
+    ]
+
+
+def test_a_tech_term_stands_for_its_words_only_when_the_corpus_has_them_all() -> None:
+    glossary = build_glossary({"强化", "学习", "公司"})
+    assert sorted(glossary["reinforc learn"]) == ["学习", "强化"]  # 强化学习 is cut in two
+    assert stem("startup") not in glossary  # 创业公司: 创业 is missing, and 公司 alone isn't a startup
+
+
+def test_tech_terms_file_is_well_formed() -> None:
+    from index.crosslingual import tech_terms
+
+    terms = tech_terms()
+    assert len(terms) > 100
+    for key, chinese in terms:
+        assert 1 <= len(key.split()) <= 2, key  # the glossary keys words and two-word phrases only
+        assert chinese and not chinese.isascii(), key

@@ -17,7 +17,7 @@ from tests.index.support import REPO
 EVAL = REPO / "tests" / "eval"
 SETS = {
     "dev": ["dev_questions.jsonl", "dev_extra.jsonl", "dev_offtopic.jsonl"],
-    "holdout": ["holdout_questions.jsonl"],
+    "holdout": ["holdout_questions.jsonl", "holdout_extra.jsonl"],
 }
 FLOOR_METRICS = ("hit_at_1", "recall_at_5", "fact_rate", "citation_precision", "abstention_out", "abstention_hard_out")
 
