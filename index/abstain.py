@@ -89,6 +89,10 @@ def should_abstain(evidence: Evidence, language: str) -> bool:
         return True  # nothing retrieved at all
     if language == "zh":
         return evidence.adjusted_top < ADJUSTED_FLOOR["zh"]
+    if evidence.tokens and evidence.coverage == 0.0:
+        # not one of its words is in the article, even translated ("Which GPU should I buy for
+        # gaming?"): however close e5 puts it, it is about something else
+        return True
     near = evidence.background_max - BACKGROUND_NEAR
     floor = ADJUSTED_FLOOR["en"] + BACKGROUND_PULL * max(0.0, near)
     # near an off-topic question, words found through translation prove little ("calculate

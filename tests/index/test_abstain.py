@@ -58,3 +58,12 @@ def test_near_an_off_topic_question_translated_words_dont_save_it() -> None:
     near = dataclasses.replace(ANSWERABLE_EN, adjusted_top=0.025, coverage=1.0, background_max=BACKGROUND_NEAR + 0.01)
     assert should_abstain(near, "en")
     assert not should_abstain(dataclasses.replace(near, background_max=BACKGROUND_NEAR - 0.01), "en")
+
+
+def test_an_english_question_none_of_whose_words_the_article_has_is_declined() -> None:
+    strong = dataclasses.replace(ANSWERABLE_EN, adjusted_top=0.06)  # e5 alone would call it on topic
+    assert not should_abstain(strong, "en")
+    assert should_abstain(dataclasses.replace(strong, coverage=0.0), "en")
+    # a question of numbers only has no words to judge by: the dense rule decides
+    assert not should_abstain(dataclasses.replace(strong, coverage=0.0, tokens=0), "en")
+    assert not should_abstain(dataclasses.replace(strong, coverage=0.0), "zh")
