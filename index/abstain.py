@@ -5,6 +5,8 @@ about 0.72–0.88 here), so the rule combines: how far the best passage's cosine
 the background (the same index's best cosine for generic off-topic questions), how much of
 the question's content the corpus contains lexically, and whether dense and lexical retrieval
 agree on the top passage. Thresholds were calibrated on part of the dev questions (README).
+An English question is declined outright when the corpus has none of its words or none of the
+things it names, even translated: e5 alone puts "Which GPU should I buy for gaming?" close.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from index.answer import ScoredSentence
+from index.lexical import tokenize
 from index.retrieval import Retriever, SearchOutcome
 
 
@@ -29,6 +32,8 @@ class Evidence:
     agree: bool  # dense and lexical retrieval put the same passage first
     sentence_top: float  # best sentence score
     background_max: float  # the question's cosine with its closest background (off-topic) question
+    names: int = 0  # the names a question uses (Bitcoin, GPT-4: capitalised or with digits, not sentence-initial)
+    known_names: int = 0  # those the corpus has, as they are or translated
 
     @classmethod
     def collect(
@@ -39,6 +44,7 @@ class Evidence:
         tokens: list[str],
         language: str,
         query_vector: np.ndarray,
+        question: str = "",
     ) -> Evidence:
         hits = outcome.hits
         background = retriever.stored.background.top
@@ -48,6 +54,8 @@ class Evidence:
         translated = retriever.translated_positions(tokens)
         words = [(i, t) for i, t in enumerate(tokens) if _is_word(t)]
         covered = [t for i, t in words if t in vocabulary or i in translated]
+        named = names(question)
+        known = [n for n in named if _known(retriever, n)]
         return cls(
             dense_top=dense_top,
             adjusted_top=max((h.dense_adjusted for h in hits), default=0.0),
@@ -59,7 +67,31 @@ class Evidence:
             and outcome.dense_order[0] == outcome.lexical_order[0],
             sentence_top=ranked[0].score if ranked else 0.0,
             background_max=float((retriever.stored.background.vectors @ query_vector).max()),
+            names=len(named),
+            known_names=len(known),
         )
+
+
+_SENTENCE_START = re.compile(r"(?:^|[.!?:。！？：]\s*)[^A-Za-z0-9]*(?=[A-Za-z])")  # ends where a first word starts
+_NAME = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9.+-]*[A-Za-z0-9+]")
+
+
+def names(question: str) -> list[str]:
+    """The words of a question that name something: capitalised or with a digit (Bitcoin, GPT-4,
+    E0502), a sentence's first word and "I" aside."""
+    starts = {m.end() for m in _SENTENCE_START.finditer(question)}
+    return [
+        m.group(0)
+        for m in _NAME.finditer(question)
+        if m.start() not in starts
+        and m.group(0) != "I"
+        and (m.group(0)[0].isupper() or any(c.isdigit() for c in m.group(0)))
+    ]
+
+
+def _known(retriever: Retriever, name: str) -> bool:
+    tokens = tokenize(name)
+    return any(t in retriever.lexical.vocabulary for t in tokens) or bool(retriever.translated_positions(tokens))
 
 
 _NUMBER_OR_LETTER = re.compile(r"[\d.,%]+|\w")
@@ -89,6 +121,9 @@ def should_abstain(evidence: Evidence, language: str) -> bool:
         return True  # nothing retrieved at all
     if language == "zh":
         return evidence.adjusted_top < ADJUSTED_FLOOR["zh"]
+    if evidence.names and not evidence.known_names:
+        # it names things and the article names none of them ("the price of Bitcoin", "a trip to Rome")
+        return True
     if evidence.tokens and evidence.coverage == 0.0:
         # not one of its words is in the article, even translated ("Which GPU should I buy for
         # gaming?"): however close e5 puts it, it is about something else

@@ -249,7 +249,7 @@ class Engine:
         else:
             chunk_ids = [h.chunk for h in hits]
             ranked = answers.score_sentences(stored, chunk_ids, outcome.sentence_scores, tokens, self.answer_params)
-            evidence = Evidence.collect(snapshot.retriever, own_outcome, ranked, tokens, language, own_vector)
+            evidence = Evidence.collect(snapshot.retriever, own_outcome, ranked, tokens, language, own_vector, question)
             declined = should_abstain(evidence, language)
             chosen: list[int] = []
             mismatch = None

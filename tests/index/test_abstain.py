@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from index.abstain import ADJUSTED_FLOOR, BACKGROUND_NEAR, Evidence, _is_word, should_abstain
+from index.abstain import ADJUSTED_FLOOR, BACKGROUND_NEAR, Evidence, _is_word, names, should_abstain
 
 ANSWERABLE_EN = Evidence(
     dense_top=0.82,
@@ -67,3 +67,27 @@ def test_an_english_question_none_of_whose_words_the_article_has_is_declined() -
     # a question of numbers only has no words to judge by: the dense rule decides
     assert not should_abstain(dataclasses.replace(strong, coverage=0.0, tokens=0), "en")
     assert not should_abstain(dataclasses.replace(strong, coverage=0.0), "zh")
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("What is the price of Bitcoin today?", ["Bitcoin"]),
+        ("Is Composer better than GPT-5? I wonder.", ["Composer", "GPT-5"]),
+        ("what does error E0502 mean in Rust", ["E0502", "Rust"]),
+        ("Was it CursorBench v3.1 or SWE-bench?", ["CursorBench", "v3.1", "SWE-bench"]),
+        ("Thanks. Who wrote it?", []),  # first words of sentences are capitalised anyway
+        ("Quick question: Why?", []),
+        ("1M tokens cost how much", []),
+        ("Cursor的模型是什么", []),  # Chinese characters are not part of a name
+    ],
+)
+def test_names(question: str, expected: list[str]) -> None:
+    assert names(question) == expected
+
+
+def test_an_english_question_naming_only_things_the_article_doesnt_is_declined() -> None:
+    strong = dataclasses.replace(ANSWERABLE_EN, adjusted_top=0.06, coverage=0.8)
+    assert not should_abstain(dataclasses.replace(strong, names=2, known_names=1), "en")  # GPT-5 vs Composer
+    assert should_abstain(dataclasses.replace(strong, names=1, known_names=0), "en")  # Bitcoin
+    assert not should_abstain(dataclasses.replace(strong, names=1, known_names=0), "zh")
