@@ -5,8 +5,9 @@ about 0.72–0.88 here), so the rule combines: how far the best passage's cosine
 the background (the same index's best cosine for generic off-topic questions), how much of
 the question's content the corpus contains lexically, and whether dense and lexical retrieval
 agree on the top passage. Thresholds were calibrated on part of the dev questions (README).
-An English question is declined outright when the corpus has none of its words or none of the
-things it names, even translated: e5 alone puts "Which GPU should I buy for gaming?" close.
+A question is declined outright when the corpus has none of the things it names, and an English
+one when the corpus has none of its words, even translated: e5 alone puts "Which GPU should I buy
+for gaming?" close.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ class Evidence:
         translated = retriever.translated_positions(tokens)
         words = [(i, t) for i, t in enumerate(tokens) if _is_word(t)]
         covered = [t for i, t in words if t in vocabulary or i in translated]
-        named = names(question)
+        named = names(question, language)
         known = [n for n in named if _known(retriever, n)]
         return cls(
             dense_top=dense_top,
@@ -76,13 +77,17 @@ _SENTENCE_START = re.compile(r"(?:^|[.!?:。！？：]\s*)[^A-Za-z0-9]*(?=[A-Za-
 _NAME = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9.+-]*[A-Za-z0-9+]")
 
 
-def names(question: str) -> list[str]:
+def names(question: str, language: str = "en") -> list[str]:
     """The words of a question that name something: capitalised or with a digit (Bitcoin, GPT-4,
-    E0502), a sentence's first word and "I" aside."""
+    E0502, iPhone). In English a sentence's first word and "I" aside; in Chinese any Latin word
+    with a capital or a digit (Python, GPT-5), but not mixed-in English words (这个 takeaway)."""
+    words = list(_NAME.finditer(question))
+    if language == "zh":
+        return [m.group(0) for m in words if any(c.isupper() or c.isdigit() for c in m.group(0))]
     starts = {m.end() for m in _SENTENCE_START.finditer(question)}
     return [
         m.group(0)
-        for m in _NAME.finditer(question)
+        for m in words
         if m.start() not in starts
         and m.group(0) != "I"
         and (m.group(0)[0].isupper() or any(c.isdigit() for c in m.group(0)))
@@ -119,11 +124,11 @@ def should_abstain(evidence: Evidence, language: str) -> bool:
     """True when the article most likely doesn't answer the question."""
     if evidence.sentence_top == 0.0 and evidence.adjusted_top == 0.0:
         return True  # nothing retrieved at all
+    if evidence.names and not evidence.known_names:
+        # it names things and the article names none of them ("the price of Bitcoin", "GPT-5 什么时候发布？")
+        return True
     if language == "zh":
         return evidence.adjusted_top < ADJUSTED_FLOOR["zh"]
-    if evidence.names and not evidence.known_names:
-        # it names things and the article names none of them ("the price of Bitcoin", "a trip to Rome")
-        return True
     if evidence.tokens and evidence.coverage == 0.0:
         # not one of its words is in the article, even translated ("Which GPU should I buy for
         # gaming?"): however close e5 puts it, it is about something else

@@ -86,8 +86,15 @@ def test_names(question: str, expected: list[str]) -> None:
     assert names(question) == expected
 
 
-def test_an_english_question_naming_only_things_the_article_doesnt_is_declined() -> None:
+def test_in_a_chinese_question_latin_words_with_a_capital_or_digit_are_names() -> None:
+    assert names("GPT-5 什么时候发布？", "zh") == ["GPT-5"]
+    assert names("怎么给 iPhone 换电池？", "zh") == ["iPhone"]
+    assert names("这篇文章的 takeaway 是什么", "zh") == []  # an English word mixed in, not a name
+    assert names("这篇文章讲了什么", "zh") == []
+
+
+def test_a_question_naming_only_things_the_article_doesnt_is_declined() -> None:
     strong = dataclasses.replace(ANSWERABLE_EN, adjusted_top=0.06, coverage=0.8)
     assert not should_abstain(dataclasses.replace(strong, names=2, known_names=1), "en")  # GPT-5 vs Composer
     assert should_abstain(dataclasses.replace(strong, names=1, known_names=0), "en")  # Bitcoin
-    assert not should_abstain(dataclasses.replace(strong, names=1, known_names=0), "zh")
+    assert should_abstain(dataclasses.replace(strong, names=1, known_names=0), "zh")  # GPT-5 什么时候发布？

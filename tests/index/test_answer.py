@@ -87,6 +87,7 @@ def test_author_and_date(engine, question: str) -> None:  # type: ignore[no-unty
         ("明天上海会下雨吗？", "没有提到"),
         ("Which GPU should I buy for gaming?", "doesn't say"),  # e5 finds it close; no word of it is there
         ("Give me a 3-day itinerary for Rome", "doesn't say"),  # e5 finds it close; the article never names Rome
+        ("GPT-5 什么时候发布？", "没有提到"),  # near the subject, but the article never names GPT-5
     ],
 )
 def test_off_topic_is_abstained(engine, question: str, says: str) -> None:  # type: ignore[no-untyped-def]
