@@ -26,7 +26,7 @@ from index.llm_settings import LLMSettings
 from index.models import AskResult, Citation, Passage, SearchResult, SourceInfo
 from index.retrieval import Hit, Mode, RetrievalParams, Retriever
 from index.store import IndexLoadError, StoredIndex, current_version, load_current, load_version
-from index.text import detect_language, validate_question
+from index.text import detect_language, truecase, validate_question
 
 log = logging.getLogger(__name__)
 CONTEXT_WEIGHT = 0.5  # how much a follow-up's previous question steers retrieval
@@ -129,6 +129,12 @@ class Engine:
         the question's own vector, on which it was calibrated. Word vectors are kept (the
         glossary has a few hundred words): a word is embedded once, beside the first question
         that needs it, so steering costs no encoder time once the words are known."""
+        if language == "zh":
+            # in a Chinese question a Latin word is a name, and e5 reads "cursor" and "Cursor" as
+            # different tokens: write it as the article does (measured: English questions lose by it)
+            question = truecase(question, retriever.written_form)
+        if context and detect_language(context) == "zh":
+            context = truecase(context, retriever.written_form)
         weight = self.params.translation_weight
         words = retriever.translation(tokens) if language != "zh" and weight > 0 else []
         missing = self._unknown(words)

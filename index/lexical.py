@@ -395,6 +395,14 @@ class LexicalIndex:
         indptr = self._bm25.scores["indptr"]
         return int(indptr[column + 1] - indptr[column])
 
+    def documents_with(self, token: str, limit: int) -> list[int]:
+        """The first ``limit`` documents (by position) that contain the token."""
+        if token not in self.vocabulary:
+            return []
+        column = self._bm25.vocab_dict[token]
+        indptr, indices = self._bm25.scores["indptr"], self._bm25.scores["indices"]
+        return [int(i) for i in indices[indptr[column] : min(indptr[column + 1], indptr[column] + limit)]]
+
     def scores(self, query_tokens: list[str]) -> np.ndarray:
         known = [t for t in query_tokens if t in self.vocabulary]
         if not known or self._size == 0:

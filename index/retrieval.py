@@ -11,6 +11,8 @@ Dense scores are corrected two ways before ranking, both measured on the dev que
 from __future__ import annotations
 
 import math
+import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -95,6 +97,17 @@ class Retriever:
 
     def translated_positions(self, query_tokens: list[str]) -> set[int]:
         return translated_positions(query_tokens, self.stored.glossary, self.lexical.vocabulary)
+
+    def written_form(self, word: str, sample: int = 20) -> str | None:
+        """How the corpus most often writes a Latin word ("cursor" → "Cursor"), judged on the first
+        few passages that contain it; None if none does."""
+        pattern = re.compile(rf"(?<![A-Za-z0-9]){re.escape(word)}(?![A-Za-z0-9])", re.IGNORECASE)
+        forms = Counter(
+            m.group(0)
+            for chunk in self.lexical.documents_with(word.lower(), sample)
+            for m in pattern.finditer(self.stored.chunks[chunk].text)
+        )
+        return forms.most_common(1)[0][0] if forms else None
 
     def term_weights(self, query_tokens: list[str]) -> dict[str, float]:
         """The question's tokens and their translations, each weighted by its rarity among the

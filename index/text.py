@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 
 MAX_QUESTION_CHARS = 2000
 
@@ -14,6 +15,9 @@ _MARKDOWN = re.compile(r"(\*\*|__|~~|\|\||`)|^\s{0,3}(?:#{1,6}\s+|>\s?|[-*+]\s+)
 _LINK = re.compile(r"\[([^\]]+)\]\((?:https?://)?[^)]+\)")
 _ZERO_WIDTH = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff\u00ad]")
 _WORDLIKE = re.compile(r"[0-9A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+LATIN_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9.+-]*[A-Za-z0-9+]|(?<![A-Za-z0-9])[A-Za-z](?![A-Za-z0-9])")
 
 
 class QuestionError(ValueError):
@@ -59,3 +63,9 @@ def detect_language(text: str) -> str:
     if han:
         return "zh"
     return "en"
+
+
+def truecase(text: str, written: Callable[[str], str | None]) -> str:
+    """``text`` with each all-lower-case Latin word as ``written`` says the corpus writes it
+    ("cursor" → "Cursor", "spacex" → "SpaceX"); words it doesn't know stay as they are."""
+    return LATIN_WORD.sub(lambda m: (written(m.group(0)) or m.group(0)) if m.group(0).islower() else m.group(0), text)

@@ -141,3 +141,10 @@ def test_a_broken_saved_lexical_index_fails_to_load(tmp_path: Path, breakage: st
         (tmp_path / LEXICAL_FILES["indptr_name"]).write_bytes(b"garbage!" * 8)
     with pytest.raises((OSError, ValueError)):
         LexicalIndex.load(tmp_path, size)
+
+
+def test_documents_with_a_token() -> None:
+    index = LexicalIndex(["Cursor 发布了模型", "今天天气很好", "cursor 和 Kimi", "Kimi K2.5"])
+    assert index.documents_with("cursor", 10) == [0, 2]
+    assert index.documents_with("cursor", 1) == [0]
+    assert index.documents_with("不存在", 10) == []

@@ -79,3 +79,17 @@ def test_a_question_with_no_shared_words_still_gets_dense_candidates(engine) -> 
     outcome = _search(engine, "天气预报", "hybrid")
     assert outcome.lexical_order == []
     assert len(outcome.hits) == 5
+
+
+def test_written_form_is_how_the_corpus_writes_a_word(engine) -> None:  # type: ignore[no-untyped-def]
+    retriever = engine.snapshot.retriever
+    assert retriever.written_form("cursor") == "Cursor"
+    assert retriever.written_form("spacex") == "SpaceX"
+    assert retriever.written_form("swe-bench") == "SWE-bench"
+    assert retriever.written_form("bitcoin") is None
+
+
+def test_a_lower_case_name_in_a_chinese_question_finds_what_its_capitalised_form_does(engine) -> None:  # type: ignore[no-untyped-def]
+    for question in ("为啥说cursor是大方承认", "spacex ai跟cursor是啥关系", "cursor一开始错在哪"):
+        lower, written = engine.search(question), engine.search(question.replace("cursor", "Cursor"))
+        assert [p.chunk_id for p in lower.passages] == [p.chunk_id for p in written.passages]

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from index.text import MAX_QUESTION_CHARS, QuestionError, clean_question, detect_language, validate_question
+from index.text import (
+    MAX_QUESTION_CHARS,
+    QuestionError,
+    clean_question,
+    detect_language,
+    truecase,
+    validate_question,
+)
 
 
 @pytest.mark.parametrize(
@@ -77,3 +84,11 @@ def test_validate_question_accepts_and_cleans() -> None:
 )
 def test_detect_language(text: str, language: str) -> None:
     assert detect_language(text) == language
+
+
+def test_truecase_writes_lower_case_words_as_the_corpus_does() -> None:
+    forms = {"cursor": "Cursor", "spacex": "SpaceX", "swe-bench": "SWE-bench"}.get
+    assert truecase("为啥说cursor是大方承认", forms) == "为啥说Cursor是大方承认"
+    assert truecase("spacex ai跟cursor是啥关系", forms) == "SpaceX ai跟Cursor是啥关系"  # "ai": no form known
+    assert truecase("swe-bench 成绩", forms) == "SWE-bench 成绩"
+    assert truecase("CURSOR 和 Cursor", forms) == "CURSOR 和 Cursor"  # written with capitals: left alone
