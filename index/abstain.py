@@ -20,6 +20,7 @@ import numpy as np
 from index.answer import ScoredSentence
 from index.lexical import tokenize
 from index.retrieval import Retriever, SearchOutcome
+from index.text import LATIN_WORD
 
 
 @dataclass(frozen=True)
@@ -74,23 +75,20 @@ class Evidence:
 
 
 _SENTENCE_START = re.compile(r"(?:^|[.!?:。！？：]\s*)[^A-Za-z0-9]*(?=[A-Za-z])")  # ends where a first word starts
-_NAME = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9.+-]*[A-Za-z0-9+]")
 
 
 def names(question: str, language: str = "en") -> list[str]:
     """The words of a question that name something: capitalised or with a digit (Bitcoin, GPT-4,
     E0502, iPhone). In English a sentence's first word and "I" aside; in Chinese any Latin word
     with a capital or a digit (Python, GPT-5), but not mixed-in English words (这个 takeaway)."""
-    words = list(_NAME.finditer(question))
+    words = [m for m in LATIN_WORD.finditer(question) if len(m.group(0)) > 1]  # not "I", not "x"
     if language == "zh":
         return [m.group(0) for m in words if any(c.isupper() or c.isdigit() for c in m.group(0))]
     starts = {m.end() for m in _SENTENCE_START.finditer(question)}
     return [
         m.group(0)
         for m in words
-        if m.start() not in starts
-        and m.group(0) != "I"
-        and (m.group(0)[0].isupper() or any(c.isdigit() for c in m.group(0)))
+        if m.start() not in starts and (m.group(0)[0].isupper() or any(c.isdigit() for c in m.group(0)))
     ]
 
 
