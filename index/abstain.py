@@ -35,7 +35,12 @@ class Evidence:
     sentence_top: float  # best sentence score
     background_max: float  # the question's cosine with its closest background (off-topic) question
     names: int = 0  # the names a question uses (Bitcoin, GPT-4: capitalised or with digits, not sentence-initial)
-    known_names: int = 0  # those the corpus has, as they are or translated
+    unknown_names: tuple[str, ...] = ()  # those the corpus doesn't have, as they are or translated
+
+    @property
+    def names_only_unknown(self) -> tuple[str, ...]:
+        """The question's names when the corpus has none of them (the question is about them), else ()."""
+        return self.unknown_names if self.names and len(self.unknown_names) == self.names else ()
 
     @classmethod
     def collect(
@@ -57,7 +62,7 @@ class Evidence:
         words = [(i, t) for i, t in enumerate(tokens) if _is_word(t)]
         covered = [t for i, t in words if t in vocabulary or i in translated]
         named = names(question, language)
-        known = [n for n in named if _known(retriever, n)]
+        unknown = tuple(dict.fromkeys(n for n in named if not _known(retriever, n)))
         return cls(
             dense_top=dense_top,
             adjusted_top=max((h.dense_adjusted for h in hits), default=0.0),
@@ -69,8 +74,8 @@ class Evidence:
             and outcome.dense_order[0] == outcome.lexical_order[0],
             sentence_top=ranked[0].score if ranked else 0.0,
             background_max=float((retriever.stored.background.vectors @ query_vector).max()),
-            names=len(named),
-            known_names=len(known),
+            names=len(dict.fromkeys(named)),
+            unknown_names=unknown,
         )
 
 
@@ -122,7 +127,7 @@ def should_abstain(evidence: Evidence, language: str) -> bool:
     """True when the article most likely doesn't answer the question."""
     if evidence.sentence_top == 0.0 and evidence.adjusted_top == 0.0:
         return True  # nothing retrieved at all
-    if evidence.names and not evidence.known_names:
+    if evidence.names_only_unknown:
         # it names things and the article names none of them ("the price of Bitcoin", "GPT-5 什么时候发布？")
         return True
     if language == "zh":

@@ -433,16 +433,24 @@ def nearest_sections(stored: StoredIndex, chunks: list[int], limit: int = 3) -> 
     return seen
 
 
-def abstain_text(language: str, sections: list[str], mismatch: VersionMismatch | None = None) -> str:
+def abstain_text(
+    language: str, sections: list[str], mismatch: VersionMismatch | None = None, unmentioned: tuple[str, ...] = ()
+) -> str:
+    """The decline, saying why when it can: another version was found, or what the question names
+    is nowhere in the article."""
     listed = "；".join(s.replace(SECTION_SEPARATOR, " › ") for s in sections)
     if language == "zh":
         text = "文章没有提到这个问题，我无法从中找到答案。"
         if mismatch is not None:
             text += f"（找到的内容讲的是 {mismatch.found}，不是 {mismatch.asked}。）"
+        elif unmentioned:
+            text += f"（文章里没有出现 {'、'.join(unmentioned)}。）"
         return text + (f"最接近的章节：{listed}" if listed else "")
     text = "The article doesn't say — I couldn't find an answer to that in it."
     if mismatch is not None:
         text += f" (What it has is about {mismatch.found}, not {mismatch.asked}.)"
+    elif unmentioned:
+        text += f" (It never mentions {', '.join(unmentioned)}.)"
     return text + (f" Nearest sections: {listed}" if listed else "")
 
 

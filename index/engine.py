@@ -274,7 +274,9 @@ class Engine:
                 result.abstained = True
                 result.kind = "abstained"
                 result.nearest_sections = answers.nearest_sections(stored, chunk_ids)
-                result.answer = answers.abstain_text(language, result.nearest_sections, mismatch)
+                result.answer = answers.abstain_text(
+                    language, result.nearest_sections, mismatch, evidence.names_only_unknown
+                )
             else:
                 result.answer, result.citations = answers.compose(stored, chosen, language)
                 result.passages = _including_cited(result.passages, stored, result.citations)

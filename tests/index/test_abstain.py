@@ -95,6 +95,8 @@ def test_in_a_chinese_question_latin_words_with_a_capital_or_digit_are_names() -
 
 def test_a_question_naming_only_things_the_article_doesnt_is_declined() -> None:
     strong = dataclasses.replace(ANSWERABLE_EN, adjusted_top=0.06, coverage=0.8)
-    assert not should_abstain(dataclasses.replace(strong, names=2, known_names=1), "en")  # GPT-5 vs Composer
-    assert should_abstain(dataclasses.replace(strong, names=1, known_names=0), "en")  # Bitcoin
-    assert should_abstain(dataclasses.replace(strong, names=1, known_names=0), "zh")  # GPT-5 什么时候发布？
+    some_known = dataclasses.replace(strong, names=2, unknown_names=("GPT-5",))  # GPT-5 vs Composer
+    assert not should_abstain(some_known, "en") and some_known.names_only_unknown == ()
+    bitcoin = dataclasses.replace(strong, names=1, unknown_names=("Bitcoin",))
+    assert should_abstain(bitcoin, "en") and bitcoin.names_only_unknown == ("Bitcoin",)
+    assert should_abstain(dataclasses.replace(strong, names=1, unknown_names=("GPT-5",)), "zh")  # GPT-5 什么时候发布？

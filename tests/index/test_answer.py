@@ -229,6 +229,17 @@ def test_abstain_text() -> None:
     assert zh.startswith("文章没有提到") and all(s in zh for s in sections)
     en = answers.abstain_text("en", [])
     assert "doesn't say" in en and "Nearest" not in en
+    assert "never mentions Bitcoin" in answers.abstain_text("en", sections, unmentioned=("Bitcoin",))
+    assert "没有出现 GPT-5、Python" in answers.abstain_text("zh", sections, unmentioned=("GPT-5", "Python"))
+
+
+@pytest.mark.parametrize(
+    ("question", "says"),
+    [("What is the price of Bitcoin today?", "never mentions Bitcoin"), ("GPT-5 什么时候发布？", "没有出现 GPT-5")],
+)
+def test_a_decline_names_what_the_article_never_mentions(engine, question: str, says: str) -> None:  # type: ignore[no-untyped-def]
+    result = engine.ask(question)
+    assert result.abstained and says in result.answer
 
 
 def _sentence_id(stored, text: str) -> int:  # type: ignore[no-untyped-def]
