@@ -7,7 +7,7 @@ the question's content the corpus contains lexically, and whether dense and lexi
 agree on the top passage. Thresholds were calibrated on part of the dev questions (README).
 A question is declined outright when the corpus has none of the things it names, and an English
 one when the corpus has none of its words, even translated: e5 alone puts "Which GPU should I buy
-for gaming?" close.
+for gaming?" close. One that points at a part of the article ("per the conclusion") is about it.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ class Evidence:
     background_max: float  # the question's cosine with its closest background (off-topic) question
     names: int = 0  # the names a question uses (Bitcoin, GPT-4: capitalised or with digits, not sentence-initial)
     unknown_names: tuple[str, ...] = ()  # those the corpus doesn't have, as they are or translated
+    points_at_section: bool = False  # it names a part of the article: "per the conclusion", "第三部分"
 
     @property
     def names_only_unknown(self) -> tuple[str, ...]:
@@ -52,6 +53,7 @@ class Evidence:
         language: str,
         query_vector: np.ndarray,
         question: str = "",
+        points_at_section: bool = False,
     ) -> Evidence:
         hits = outcome.hits
         background = retriever.stored.background.top
@@ -76,6 +78,7 @@ class Evidence:
             background_max=float((retriever.stored.background.vectors @ query_vector).max()),
             names=len(dict.fromkeys(named)),
             unknown_names=unknown,
+            points_at_section=points_at_section,
         )
 
 
@@ -130,6 +133,8 @@ def should_abstain(evidence: Evidence, language: str) -> bool:
     if evidence.names_only_unknown:
         # it names things and the article names none of them ("the price of Bitcoin", "GPT-5 什么时候发布？")
         return True
+    if evidence.points_at_section:
+        return False  # "How does the article end…?" is about the article, however weak the match
     if language == "zh":
         return evidence.adjusted_top < ADJUSTED_FLOOR["zh"]
     if evidence.tokens and evidence.coverage == 0.0:

@@ -26,6 +26,7 @@ from index.llm_settings import LLMSettings
 from index.models import AskResult, Citation, Passage, SearchResult, SourceInfo
 from index.retrieval import Hit, Mode, RetrievalParams, Retriever
 from index.store import IndexLoadError, StoredIndex, current_version, load_current, load_version
+from index.structure import referenced_chunks, section_reference
 from index.text import detect_language, truecase, validate_question
 
 log = logging.getLogger(__name__)
@@ -195,7 +196,8 @@ class Engine:
         language = detect_language(question)
         tokens = tokenize(question)
         vector, _ = self._query_vectors(question, tokens, None, snapshot.retriever, language)
-        outcome = snapshot.retriever.search(vector, tokens, k or self.settings.top_k, mode, language)
+        focus = _focus(question, snapshot.stored)
+        outcome = snapshot.retriever.search(vector, tokens, k or self.settings.top_k, mode, language, focus)
         return SearchResult(question=question, passages=_passages(snapshot.stored, outcome.hits))
 
     def ask(
@@ -223,11 +225,12 @@ class Engine:
         query_vector, own_vector = self._query_vectors(question, tokens, context, snapshot.retriever, language)
         t1 = time.perf_counter()
         search_tokens = tokens + [t for t in tokenize(context or "") if t not in tokens]
-        outcome = snapshot.retriever.search(query_vector, search_tokens, k, mode, language)
+        focus = _focus(question, stored)
+        outcome = snapshot.retriever.search(query_vector, search_tokens, k, mode, language, focus)
         own_outcome = (
             outcome
             if own_vector is query_vector
-            else snapshot.retriever.search(own_vector, search_tokens, k, mode, language)
+            else snapshot.retriever.search(own_vector, search_tokens, k, mode, language, focus)
         )
         hits = outcome.hits
         t2 = time.perf_counter()
@@ -254,8 +257,13 @@ class Engine:
             result.passages = _cited_first(result.passages, stored, result.citations)
         else:
             chunk_ids = [h.chunk for h in hits]
-            ranked = answers.score_sentences(stored, chunk_ids, outcome.sentence_scores, tokens, self.answer_params)
-            evidence = Evidence.collect(snapshot.retriever, own_outcome, ranked, tokens, language, own_vector, question)
+            # asked about a part of the article ("per the conclusion"), the answer comes from that part
+            pointed = set(focus or ())
+            answering = [c for c in chunk_ids if c in pointed] or chunk_ids
+            ranked = answers.score_sentences(stored, answering, outcome.sentence_scores, tokens, self.answer_params)
+            evidence = Evidence.collect(
+                snapshot.retriever, own_outcome, ranked, tokens, language, own_vector, question, bool(focus)
+            )
             declined = should_abstain(evidence, language)
             chosen: list[int] = []
             mismatch = None
@@ -290,6 +298,12 @@ class Engine:
             "total": round((t3 - started) * 1000, 2),
         }
         return result
+
+
+def _focus(question: str, stored: StoredIndex) -> list[int] | None:
+    """The passages of the section a question points at ("per the conclusion", "第三部分"), if any."""
+    reference = section_reference(question)
+    return referenced_chunks(stored, reference) if reference else None
 
 
 def _unit(vector: np.ndarray) -> np.ndarray:

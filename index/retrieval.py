@@ -131,12 +131,16 @@ class Retriever:
         k: int,
         mode: Mode = "hybrid",
         language: str = "zh",
+        focus: list[int] | None = None,
     ) -> SearchOutcome:
+        """``focus``: the passages of the section the question points at ("per the conclusion"),
+        ranked before the others (structure.py)."""
         params, stored = self.params, self.stored
         pool = max(k * 10, params.pool)
         lexical_scores = self.lexical.scores(self.expand(query_tokens))
         lexical_order = [int(i) for i in top_indices(lexical_scores, pool) if lexical_scores[i] > 0]
-        candidates = sorted(set(self._dense_pool(query_vector, pool)) | set(lexical_order))
+        focus = focus[:pool] if focus and mode == "hybrid" else []
+        candidates = sorted(set(self._dense_pool(query_vector, pool)) | set(lexical_order) | set(focus))
         if not candidates:
             return SearchOutcome([], {}, [], [])
 
@@ -162,6 +166,8 @@ class Retriever:
             fused = {c: float(lexical_scores[c]) for c in lexical_order}
         else:
             fused = rrf([dense_order, lexical_order], [1.0, params.lexical_weight_for(language)], params.rrf_k)
-        order = sorted(fused, key=lambda c: (-fused[c], c))[:k]
+            fused.update((c, fused.get(c, 0.0)) for c in focus)
+        pointed = set(focus)  # the section the question points at comes first
+        order = sorted(fused, key=lambda c: (c not in pointed, -fused[c], c))[:k]
         hits = [Hit(c, fused[c], raw_of[c], dense_of[c], float(lexical_scores[c])) for c in order]
         return SearchOutcome(hits, sentence_scores, dense_order, lexical_order)

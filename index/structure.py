@@ -1,0 +1,118 @@
+"""Questions that point at a part of the article: "per the conclusion", "in section 5", "结语里",
+"文章最后", "第三部分". Pure functions: the reference in a question, and the chunks it points at.
+
+Only explicit references count. 最后 alone is mostly "in the end" (Cursor 最后怎么做的), "at the end"
+is the article's end only in a question about the article, and 第一 is a lesson's number
+(行业启示第一条), not a section.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from index.chunking import SECTION_SEPARATOR
+from index.store import StoredIndex
+
+LAST = -1
+
+_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+    "ninth": 9, "tenth": 10,
+}  # fmt: skip
+_CN_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_NUMBER = r"(\d{1,2}|" + "|".join(_WORDS) + r")"
+_ARTICLE = r"(?:the|this) (?:article|piece|post|text|essay)"
+
+_LAST_EN = re.compile(
+    r"\b(?:conclusion|concluding (?:section|part|paragraph|words)|closing (?:section|part|paragraph|words)"
+    r"|(?:final|last) (?:section|part|paragraph|sentence|line|words))\b"
+    rf"|\b(?:the )?end(?:ing)? of {_ARTICLE}\b|\bhow does {_ARTICLE} end\b",
+    re.IGNORECASE,
+)
+# "at the end" is the article's end only in a question about the article ("…the article say … at the
+# end?"); "Who won at the end?" is not
+_AT_THE_END = re.compile(r"\bat the (?:very )?end\b(?!\s+of\b)", re.IGNORECASE)
+_ABOUT_ARTICLE = re.compile(r"\b(?:article|author|writer|piece|essay)\b", re.IGNORECASE)
+_FIRST_EN = re.compile(
+    r"\b(?:introduction|intro|opening (?:section|paragraph|lines?))\b"
+    rf"|\b(?:beginning|start) of {_ARTICLE}\b",
+    re.IGNORECASE,
+)
+_NTH_EN = re.compile(
+    rf"\b(?:section|part|chapter)\s+{_NUMBER}\b|\b{_NUMBER}\s+(?:section|part|chapter)\b", re.IGNORECASE
+)
+_LAST_ZH = re.compile(r"结语|结尾|文末|收尾|(?:文章|全文)(?:的)?最后|最后(?:一|那|这)?(?:句|段|部分|节)")
+_FIRST_ZH = re.compile(r"开头|开篇|(?:文章|全文)(?:的)?(?:一开始|开始)")
+_NTH_ZH = re.compile(r"第\s*([一二两三四五六七八九十\d]{1,3})\s*(?:部分|节|章|小节)")
+_NUMBERED_HEADING = re.compile(r"^([一二三四五六七八九十]{1,3})、|^(\d{1,2})[.、]")
+
+
+@dataclass(frozen=True)
+class SectionReference:
+    position: int  # 1-based: 1 the first top-level section, LAST the last
+
+
+def chinese_number(text: str) -> int | None:
+    """一 … 九十九 (and plain digits) as an int."""
+    if text.isdigit():
+        return int(text)
+    if text == "十":
+        return 10
+    if "十" in text:
+        tens, _, units = text.partition("十")
+        return (_CN_DIGITS.get(tens, 1) if tens else 1) * 10 + (_CN_DIGITS.get(units, 0) if units else 0)
+    return _CN_DIGITS.get(text) if len(text) == 1 else None
+
+
+def section_reference(question: str) -> SectionReference | None:
+    """The top-level section a question explicitly points at, if any."""
+    nth = _NTH_EN.search(question)
+    if nth:
+        word = (nth.group(1) or nth.group(2)).lower()
+        return SectionReference(int(word) if word.isdigit() else _WORDS[word])
+    nth_zh = _NTH_ZH.search(question)
+    if nth_zh:
+        number = chinese_number(nth_zh.group(1))
+        if number:
+            return SectionReference(number)
+    at_the_end = _AT_THE_END.search(question) and _ABOUT_ARTICLE.search(question)
+    if _LAST_EN.search(question) or _LAST_ZH.search(question) or at_the_end:
+        return SectionReference(LAST)
+    if _FIRST_EN.search(question) or _FIRST_ZH.search(question):
+        return SectionReference(1)
+    return None
+
+
+def referenced_chunks(stored: StoredIndex, reference: SectionReference) -> list[int]:
+    """The chunks, in document order, of the section each document has at that position: by its
+    heading's number when the headings are numbered (五、 is section 5, 结语 the last), else by order."""
+    titles = {d.meta.title for d in stored.manifest.documents}
+    sections: dict[str, dict[str, list[int]]] = {}  # doc → top-level heading → chunks
+    for i, chunk in enumerate(stored.chunks):
+        if chunk.section in titles:
+            continue
+        top = chunk.section.split(SECTION_SEPARATOR)[0]
+        sections.setdefault(chunk.doc_id, {}).setdefault(top, []).append(i)
+    found: list[int] = []
+    for tops in sections.values():
+        headings = list(tops)
+        if reference.position == LAST:
+            found += tops[headings[-1]]
+            continue
+        numbered = {n: h for h in headings if (n := _heading_number(h)) is not None}
+        if numbered:
+            heading = numbered.get(reference.position)
+        else:
+            heading = headings[reference.position - 1] if reference.position <= len(headings) else None
+        if heading is not None:
+            found += tops[heading]
+    return found
+
+
+def _heading_number(heading: str) -> int | None:
+    match = _NUMBERED_HEADING.match(heading)
+    if not match:
+        return None
+    return chinese_number(match.group(1)) if match.group(1) else int(match.group(2))
