@@ -40,8 +40,11 @@ _FIRST_EN = re.compile(
     rf"|\b(?:beginning|start) of {_ARTICLE}\b",
     re.IGNORECASE,
 )
+# "part 2", "the third section", "the second part of the article"; not "the first part of training"
 _NTH_EN = re.compile(
-    rf"\b(?:section|part|chapter)\s+{_NUMBER}\b|\b{_NUMBER}\s+(?:section|part|chapter)\b", re.IGNORECASE
+    rf"\b(?:section|part|chapter)\s+{_NUMBER}\b|\b{_NUMBER}\s+(?:section|chapter)\b"
+    rf"|\b{_NUMBER}\s+part\s+of\s+{_ARTICLE}\b",
+    re.IGNORECASE,
 )
 _LAST_ZH = re.compile(r"结语|结尾|文末|收尾|(?:文章|全文)(?:的)?最后|最后(?:一|那|这)?(?:句|段|部分|节)")
 _FIRST_ZH = re.compile(r"开头|开篇|(?:文章|全文)(?:的)?(?:一开始|开始)")
@@ -70,7 +73,7 @@ def section_reference(question: str) -> SectionReference | None:
     """The top-level section a question explicitly points at, if any."""
     nth = _NTH_EN.search(question)
     if nth:
-        word = (nth.group(1) or nth.group(2)).lower()
+        word = next(g for g in nth.groups() if g).lower()
         return SectionReference(int(word) if word.isdigit() else _WORDS[word])
     nth_zh = _NTH_ZH.search(question)
     if nth_zh:

@@ -20,6 +20,7 @@ from index.structure import LAST, SectionReference, chinese_number, referenced_c
         ("What's the hidden storyline in section 5?", 5),
         ("Summarize the third section", 3),
         ("part two, please", 2),
+        ("What does the second part of the article argue?", 2),
         ("第三部分讲了什么", 3),
         ("第 2 节说了什么", 2),
         ("What does the intro say?", 1),
@@ -37,6 +38,7 @@ def test_section_reference(question: str, position: int) -> None:
         "行业启示第一条是啥",  # a lesson's number, not a section
         "Who won at the end?",  # not about the article
         "What happens at the end of training?",
+        "What's the first part of the RL training?",  # a stage, not the article's first section
         "Which company did Cursor partner with for compute?",
     ],
 )
