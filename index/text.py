@@ -67,5 +67,16 @@ def detect_language(text: str) -> str:
 
 def truecase(text: str, written: Callable[[str], str | None]) -> str:
     """``text`` with each all-lower-case Latin word as ``written`` says the corpus writes it
-    ("cursor" → "Cursor", "spacex" → "SpaceX"); words it doesn't know stay as they are."""
-    return LATIN_WORD.sub(lambda m: (written(m.group(0)) or m.group(0)) if m.group(0).islower() else m.group(0), text)
+    ("cursor" → "Cursor", "spacex" → "SpaceX"); words it doesn't know stay as they are. ``written``
+    is asked once per distinct word."""
+    forms: dict[str, str] = {}
+
+    def form(match: re.Match[str]) -> str:
+        word = match.group(0)
+        if not word.islower():
+            return word
+        if word not in forms:
+            forms[word] = written(word) or word
+        return forms[word]
+
+    return LATIN_WORD.sub(form, text)

@@ -92,3 +92,6 @@ def test_truecase_writes_lower_case_words_as_the_corpus_does() -> None:
     assert truecase("spacex ai跟cursor是啥关系", forms) == "SpaceX ai跟Cursor是啥关系"  # "ai": no form known
     assert truecase("swe-bench 成绩", forms) == "SWE-bench 成绩"
     assert truecase("CURSOR 和 Cursor", forms) == "CURSOR 和 Cursor"  # written with capitals: left alone
+    asked: list[str] = []
+    truecase("cursor cursor kimi cursor", lambda w: asked.append(w) or None)
+    assert asked == ["cursor", "kimi"]  # once per distinct word
