@@ -387,21 +387,23 @@ class LexicalIndex:
         self.vocabulary = frozenset(vocab) - {"", _EMPTY_DOCUMENT}  # bm25s's and our placeholders
         return self
 
-    def document_frequency(self, token: str) -> int:
-        """How many documents contain the token (0 if none does)."""
+    def _postings(self, token: str) -> tuple[int, int]:
+        """Where the token's documents lie in the score matrix's indices ((0, 0) for none)."""
         if token not in self.vocabulary:
-            return 0
+            return 0, 0
         column = self._bm25.vocab_dict[token]
         indptr = self._bm25.scores["indptr"]
-        return int(indptr[column + 1] - indptr[column])
+        return int(indptr[column]), int(indptr[column + 1])
+
+    def document_frequency(self, token: str) -> int:
+        """How many documents contain the token (0 if none does)."""
+        start, end = self._postings(token)
+        return end - start
 
     def documents_with(self, token: str, limit: int) -> list[int]:
         """The first ``limit`` documents (by position) that contain the token."""
-        if token not in self.vocabulary:
-            return []
-        column = self._bm25.vocab_dict[token]
-        indptr, indices = self._bm25.scores["indptr"], self._bm25.scores["indices"]
-        return [int(i) for i in indices[indptr[column] : min(indptr[column + 1], indptr[column] + limit)]]
+        start, end = self._postings(token)
+        return [int(i) for i in self._bm25.scores["indices"][start : min(end, start + limit)]]
 
     def scores(self, query_tokens: list[str]) -> np.ndarray:
         known = [t for t in query_tokens if t in self.vocabulary]
