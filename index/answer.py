@@ -532,17 +532,18 @@ def overview(stored: StoredIndex, language: str) -> tuple[str, list[Citation]]:
 
 def _top_sections(stored: StoredIndex, doc_id: str) -> list[tuple[str, list[int]]]:
     """Top-level sections of a document with their body sentences (headings left out)."""
-    groups: dict[str, list[int]] = {}
     headings = set()
     for chunk in stored.chunks:
         if chunk.doc_id == doc_id:
             headings.update(chunk.section.split(SECTION_SEPARATOR))
-    title = next((d.meta.title for d in stored.manifest.documents if d.meta.doc_id == doc_id), "")
-    for sid, sentence in enumerate(stored.sentences):
-        chunk = stored.chunks[sentence.chunk]
-        if chunk.doc_id != doc_id or chunk.section == title:
-            continue
-        if stored.sentence_text(sentence) in headings:
-            continue
-        groups.setdefault(chunk.section.split(SECTION_SEPARATOR)[0], []).append(sid)
-    return list(groups.items())
+    groups = []
+    for top, chunks in stored.top_sections.get(doc_id, {}).items():
+        sids = [
+            sid
+            for chunk in chunks
+            for sid in range(int(stored.sentence_starts[chunk]), int(stored.sentence_starts[chunk + 1]))
+            if stored.sentence_text(stored.sentences[sid]) not in headings
+        ]
+        if sids:
+            groups.append((top, sids))
+    return groups

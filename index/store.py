@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel, ValidationError
 
 from index import __version__
-from index.chunking import Chunk
+from index.chunking import SECTION_SEPARATOR, Chunk
 from index.corpus import DocumentMeta
 from index.errors import IndexLoadError
 
@@ -155,6 +155,20 @@ class StoredIndex:
     def chunk_positions(self) -> dict[str, int]:
         """chunk id → position in ``chunks``; made on first use, once per loaded version."""
         return {chunk.chunk_id: i for i, chunk in enumerate(self.chunks)}
+
+    @cached_property
+    def top_sections(self) -> dict[str, dict[str, list[int]]]:
+        """doc id → its top-level headings, in document order → the positions of their chunks. A
+        document's title chunks (title, byline, text before the first heading) are left out. Made
+        on first use, once per loaded version."""
+        titles = {d.meta.doc_id: d.meta.title for d in self.manifest.documents}
+        sections: dict[str, dict[str, list[int]]] = {}
+        for i, chunk in enumerate(self.chunks):
+            if chunk.section == titles.get(chunk.doc_id):
+                continue
+            top = chunk.section.split(SECTION_SEPARATOR)[0]
+            sections.setdefault(chunk.doc_id, {}).setdefault(top, []).append(i)
+        return sections
 
     def sentence_text(self, sentence: Sentence) -> str:
         chunk = self.chunks[sentence.chunk]

@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from index.chunking import SECTION_SEPARATOR
 from index.store import StoredIndex
 
 LAST = -1
@@ -91,15 +90,8 @@ def section_reference(question: str) -> SectionReference | None:
 def referenced_chunks(stored: StoredIndex, reference: SectionReference) -> list[int]:
     """The chunks, in document order, of the section each document has at that position: by its
     heading's number when the headings are numbered (五、 is section 5, 结语 the last), else by order."""
-    titles = {d.meta.title for d in stored.manifest.documents}
-    sections: dict[str, dict[str, list[int]]] = {}  # doc → top-level heading → chunks
-    for i, chunk in enumerate(stored.chunks):
-        if chunk.section in titles:
-            continue
-        top = chunk.section.split(SECTION_SEPARATOR)[0]
-        sections.setdefault(chunk.doc_id, {}).setdefault(top, []).append(i)
     found: list[int] = []
-    for tops in sections.values():
+    for tops in stored.top_sections.values():
         headings = list(tops)
         if reference.position == LAST:
             found += tops[headings[-1]]
