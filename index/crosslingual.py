@@ -23,6 +23,7 @@ GLOSSARY_FORMAT = 4
 _LINE = re.compile(r"^\S+ (\S+) \[([^\]]*)\] /(.*)/\s*$")  # traditional simplified [pinyin] /glosses/
 _NAME = re.compile(r"[A-Z][a-z]+(?: [A-Z][a-z]+)*")
 _PAREN = re.compile(r"\([^)]*\)|\[[^\]]*\]")
+_HAN = re.compile(r"[\u4e00-\u9fff]")
 _WORD = re.compile(r"[a-z][a-z'-]*[a-z]|[a-z]")
 
 
@@ -126,6 +127,11 @@ def tech_terms() -> tuple[tuple[str, str], ...]:
     return tuple(pairs)
 
 
+def _single_character(word: str) -> bool:
+    """A lone Chinese character: too ambiguous to stand for an English word (的, 刀, 都)."""
+    return len(word) == 1 and bool(_HAN.search(word))
+
+
 def _term_words(term: str, vocabulary: set[str]) -> list[str]:
     """The corpus words a tech term stands for: itself when the corpus has it as a word, else its
     words when the corpus has them all (强化学习 → 强化, 学习), never a part alone (创业公司 isn't 公司)."""
@@ -134,15 +140,14 @@ def _term_words(term: str, vocabulary: set[str]) -> list[str]:
         return [term.lower()]
     if not words or any(w not in vocabulary for w in words):
         return []
-    return [w for w in words if len(w) > 1 or not re.search(r"[\u4e00-\u9fff]", w)]
+    return [w for w in words if not _single_character(w)]
 
 
 def build_glossary(vocabulary: Iterable[str]) -> dict[str, list[str]]:
     """English stem → words of the corpus that translate it, best first: the tech terms (CC-CEDICT
     predates most of them: 算力, 开源, 套壳), then CC-CEDICT's glosses."""
     vocabulary = set(vocabulary)
-    # single characters are too ambiguous to stand for an English word
-    chinese = {w for w in vocabulary if len(w) > 1 and re.search(r"[\u4e00-\u9fff]", w)}
+    chinese = {w for w in vocabulary if _HAN.search(w) and not _single_character(w)}
     with _translations_lock:
         missing = chinese - _translations.keys()
         if missing:
