@@ -14,7 +14,7 @@ from index.background import background_digest, background_questions, compute_ba
 from index.chunking import SECTION_SEPARATOR, Chunk, chunk_document, sentence_spans
 from index.config import IndexSettings
 from index.corpus import load_corpus
-from index.crosslingual import GLOSSARY_FORMAT, build_glossary
+from index.crosslingual import GLOSSARY_FORMAT, build_glossary, terms_digest
 from index.embedding import Embedder, get_embedder
 from index.lexical import TOKENIZER_VERSION, LexicalIndex
 from index.store import (
@@ -102,6 +102,7 @@ def _is_current(
         and manifest.package_version == __version__
         and manifest.lexical_tokenizer == TOKENIZER_VERSION  # else store this tokenizer's BM25 index
         and manifest.glossary_format == GLOSSARY_FORMAT  # else make this format's glossary
+        and manifest.terms_sha256 == terms_digest()  # …or one with these tech terms
     )
 
 
@@ -156,6 +157,7 @@ def build_index(settings: IndexSettings, force: bool = False, progress: bool = T
         and previous is not None
         and previous.manifest.vocabulary_sha256 == vocabulary_sha256
         and previous.manifest.glossary_format == GLOSSARY_FORMAT
+        and previous.manifest.terms_sha256 == terms_digest()
     )
     glossary = previous.glossary if reuse and previous is not None else build_glossary(vocabulary)
     seconds = time.perf_counter() - started
@@ -174,6 +176,7 @@ def build_index(settings: IndexSettings, force: bool = False, progress: bool = T
         background_sha256=background_digest(),
         vocabulary_sha256=vocabulary_sha256,
         glossary_format=GLOSSARY_FORMAT,
+        terms_sha256=terms_digest(),
     )
     path = write_version(
         settings.index_dir,

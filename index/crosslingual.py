@@ -9,6 +9,7 @@ stored with the index, so a question costs a dictionary lookup.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import threading
 from collections.abc import Iterable
@@ -113,6 +114,11 @@ def _look_up(words: set[str]) -> dict[str, list[tuple[str, int]]]:
 
 def _terms_path() -> Path:
     return Path(__file__).parent / "data" / "tech_terms.tsv"
+
+
+def terms_digest() -> str:
+    """The tech terms file's sha256: a glossary made with other terms is made again (build.py)."""
+    return hashlib.sha256(_terms_path().read_bytes()).hexdigest()
 
 
 @lru_cache(maxsize=1)

@@ -79,6 +79,7 @@ class Manifest(BaseModel):
     background_sha256: str = ""  # of the background questions (background.py)
     vocabulary_sha256: str = ""  # of the lexical vocabulary the glossary was made for
     glossary_format: int = 1  # crosslingual.GLOSSARY_FORMAT the glossary was made in (1: before phrases)
+    terms_sha256: str = ""  # of the tech terms the glossary was made with (crosslingual.terms_digest)
     # lexical.TOKENIZER_VERSION of the BM25 files (bm25.*) stored with the version; 0: none stored
     # (built before they were), so the lexical index is built in memory at load
     lexical_tokenizer: int = 0

@@ -197,3 +197,21 @@ def test_killed_build_leaves_the_previous_index_serving(index_copy, moment: str)
     answer = Engine(index_copy).ask(SWE_QUESTION)
     assert "70.2%" in answer.answer
     assert build_index(index_copy, progress=False).version is None  # and it is still up to date
+
+
+def test_an_index_made_with_other_tech_terms_gets_a_new_glossary(index_copy) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from index.crosslingual import terms_digest
+
+    version = load_current(index_copy.index_dir).path
+    manifest = json.loads((version / "manifest.json").read_text(encoding="utf-8"))
+    manifest["terms_sha256"] = "0" * 64  # as if tech_terms.tsv had been edited since
+    (version / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    glossary = json.loads((version / "glossary.json").read_text(encoding="utf-8"))
+    (version / "glossary.json").write_text(json.dumps({**glossary, "comput": ["stale"]}), encoding="utf-8")
+    result = build_index(index_copy, progress=False)
+    assert result.version is not None and result.embedded == 0
+    rebuilt = load_current(index_copy.index_dir)
+    assert rebuilt.manifest.terms_sha256 == terms_digest()
+    assert rebuilt.glossary["comput"] == ["算力"]
