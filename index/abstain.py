@@ -5,9 +5,9 @@ about 0.72–0.88 here), so the rule combines: how far the best passage's cosine
 the background (the same index's best cosine for generic off-topic questions), how much of
 the question's content the corpus contains lexically, and whether dense and lexical retrieval
 agree on the top passage. Thresholds were calibrated on part of the dev questions (README).
-A question is declined outright when the corpus has none of the things it names, and an English
-one when the corpus has none of its words, even translated: e5 alone puts "Which GPU should I buy
-for gaming?" close. One that points at a part of the article ("per the conclusion") is about it.
+A question is declined outright when the corpus has none of the things it names, none of its
+tokens at all, or (an English one) none of its words, even translated: e5 alone puts "Which GPU
+should I buy for gaming?" and "比特币现在多少钱一个？" close. One that points at a part of the article ("per the conclusion") is about it.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ class Evidence:
     names: int = 0  # the names a question uses (Bitcoin, GPT-4: capitalised or with digits, not sentence-initial)
     unknown_names: tuple[str, ...] = ()  # those the corpus doesn't have, as they are or translated
     points_at_section: bool = False  # it names a part of the article: "per the conclusion", "第三部分"
+    anything_known: bool = True  # some token of it, even a number or one character, is in the corpus
 
     @property
     def names_only_unknown(self) -> tuple[str, ...]:
@@ -62,7 +63,8 @@ class Evidence:
         vocabulary = retriever.lexical.vocabulary
         translated = retriever.translated_positions(tokens)
         words = [(i, t) for i, t in enumerate(tokens) if _is_word(t)]
-        covered = [t for i, t in words if t in vocabulary or i in translated]
+        known = {i for i, t in enumerate(tokens) if t in vocabulary or i in translated}
+        covered = [t for i, t in words if i in known]
         named = names(question, language)
         unknown = tuple(dict.fromkeys(n for n in named if not _known(retriever, n)))
         return cls(
@@ -79,6 +81,7 @@ class Evidence:
             names=len(dict.fromkeys(named)),
             unknown_names=unknown,
             points_at_section=points_at_section,
+            anything_known=bool(known) or not tokens,
         )
 
 
@@ -135,6 +138,10 @@ def should_abstain(evidence: Evidence, language: str) -> bool:
         return True
     if evidence.points_at_section:
         return False  # "How does the article end…?" is about the article, however weak the match
+    if not evidence.anything_known:
+        # nothing it says is in the article, not even one character ("比特币现在多少钱一个？" → 比特 币
+        # 现在 钱): e5 still finds prices close, but the question is about something else
+        return True
     if language == "zh":
         return evidence.adjusted_top < ADJUSTED_FLOOR["zh"]
     if evidence.tokens and evidence.coverage == 0.0:
