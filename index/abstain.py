@@ -7,7 +7,8 @@ the question's content the corpus contains lexically, and whether dense and lexi
 agree on the top passage. Thresholds were calibrated on part of the dev questions (README).
 A question is declined outright when the corpus has none of the things it names, none of its
 tokens at all, or (an English one) none of its words, even translated: e5 alone puts "Which GPU
-should I buy for gaming?" and "比特币现在多少钱一个？" close. One that points at a part of the article ("per the conclusion") is about it.
+should I buy for gaming?" and "比特币现在多少钱一个？" close. One that points at a part of the
+article ("per the conclusion") is about it.
 """
 
 from __future__ import annotations
