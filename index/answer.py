@@ -212,6 +212,23 @@ _LIST_QUESTION = re.compile(
 _BULLET = ("•", "·", "- ", "* ", "– ")
 
 
+def opens_list(stored: StoredIndex, sid: int) -> bool:
+    """The sentence, or the next one of its paragraph, is a lead-in ("…下功夫的地方。他们做了三件事：")."""
+    return _opening(stored, sid) is not None
+
+
+def _opening(stored: StoredIndex, sid: int) -> int | None:
+    """The lead-in a sentence is or is followed by in its paragraph, if any."""
+    for candidate in (sid, sid + 1):
+        if candidate >= len(stored.sentences) or (candidate > sid and _starts_paragraph(stored, candidate)):
+            break
+        if stored.sentences[candidate].chunk == stored.sentences[sid].chunk and _LEAD_IN.search(
+            stored.sentence_text(stored.sentences[candidate])
+        ):
+            return candidate
+    return None
+
+
 def is_list_question(question: str) -> bool:
     """'文章对行业有哪些启示？', 'What three things did Cursor do in RL?': the answer is a list."""
     return bool(_LIST_QUESTION.search(question))
@@ -277,6 +294,63 @@ def _lead_in_of(stored: StoredIndex, sid: int) -> int | None:
     return before if _LEAD_IN.search(stored.sentence_text(stored.sentences[before])) else None
 
 
+def _sub_section_items(stored: StoredIndex, sid: int) -> list[int]:
+    """The first sentence of each sub-section of the section a sentence is in (of its parent, for a
+    sentence of a sub-section), in document order: "阶段一…", "阶段二…" under 二、."""
+    chunks = stored.chunks
+    chunk = stored.sentences[sid].chunk
+    path = chunks[chunk].section.split(SECTION_SEPARATOR)
+    parent = SECTION_SEPARATOR.join(path[:-1] if len(path) > 1 else path) + SECTION_SEPARATOR
+    firsts: dict[str, int] = {}
+    for i, other in enumerate(chunks):
+        if other.doc_id == chunks[chunk].doc_id and other.section.startswith(parent):
+            child = parent + other.section[len(parent) :].split(SECTION_SEPARATOR)[0]
+            firsts.setdefault(child, int(stored.sentence_starts[i]))
+    return [first for first in firsts.values() if first < len(stored.sentences)]
+
+
+def _lists_of(stored: StoredIndex, sid: int) -> list[tuple[list[int], str]]:
+    """The lists a sentence is in, innermost first, each as its items' first sentences and the text
+    that names them: its bullets (named by their lead-in), its section's sub-sections (named by the
+    lead-in, if any, and the headings)."""
+    sentences, chunks = stored.sentences, stored.chunks
+    lists = []
+    lead = _lead_in_of(stored, sid)
+    found = _list_items(stored, lead) if lead is not None else []
+    if lead is not None and len(found) > 1:
+        names = [stored.sentence_text(sentences[lead])]
+        if any(sentences[i].chunk != sentences[lead].chunk for i in found):  # sub-sections, not bullets
+            names += [chunks[sentences[i].chunk].section for i in [lead, *found]]
+        lists.append((found, " ".join(names)))
+    sections = _sub_section_items(stored, sid)
+    if len(sections) > 1 and sections != found:
+        lists.append((sections, " ".join(chunks[sentences[i].chunk].section for i in sections)))
+    return lists
+
+
+def list_item(
+    stored: StoredIndex, ranked: list[ScoredSentence], position: int, nouns: list[str], within: int = 5
+) -> int | None:
+    """The sentence that says what the item an ordinal points at is ("the 2nd lesson", 第三点;
+    ``position`` 1-based, negative from the end). The list is that of the best-ranked sentences (the
+    first ``within``): the first whose lead-in or headings use one of ``nouns`` (what the question
+    calls the items: 阶段, 启示 for "lesson"), else the first. None when it has no such item."""
+    lists = [found for scored in ranked[:within] for found in _lists_of(stored, scored.sentence)]
+    named = [items for items, text in lists if any(noun in text.lower() for noun in nouns)]
+    items = named[0] if named else lists[0][0] if lists else []
+    index = position - 1 if position > 0 else position
+    return _first_statement(stored, items[index]) if -len(items) <= index < len(items) else None
+
+
+def _first_statement(stored: StoredIndex, sid: int) -> int:
+    """The sentence itself, or the first after it in its passage that isn't a title-like heading
+    ("阶段一：继续预训练（Continued Pretraining）" names the item; the next sentence says what it is)."""
+    end = int(stored.sentence_starts[stored.sentences[sid].chunk + 1])
+    while is_heading(stored, sid) and sid + 1 < end:
+        sid += 1
+    return sid
+
+
 def pick_sentences(
     stored: StoredIndex,
     ranked: list[ScoredSentence],
@@ -288,15 +362,18 @@ def pick_sentences(
     or is short); then one more from the same passage: the sentence that holds the question's
     rarer words (``terms``: token → weight, see ``term_sentence``), else the better-scoring
     neighbour when the best stands alone. With ``listing`` (a question that asks for several
-    things) and a best sentence that opens or belongs to a list, the lead-in and each item's
-    first sentence instead. In document order."""
+    things) and a best sentence that opens, belongs to or leads into a list, the lead-in and each
+    item's first sentence instead. In document order."""
     if not ranked:
         return []
     best = ranked[0].sentence
     lead = _lead_in_of(stored, best) if listing else None
+    opener: list[int] = []
+    if listing and lead is None and (lead := _opening(stored, best)) is not None:
+        opener = [best]  # "这是 Cursor 真正下功夫的地方。" leads into "他们做了三件事："
     items = _list_items(stored, lead) if lead is not None else []
     if len(items) > 1:
-        return [lead, *items]
+        return [*opener, lead, *items]
     following = _continuation(stored, best, params)
     base = [best] if following is None else [best, following]
     extra = term_sentence(stored, best, base, terms, params.term_share) if terms else None

@@ -24,9 +24,9 @@ from index.embedding import Embedder, get_embedder
 from index.lexical import tokenize
 from index.llm_settings import LLMSettings
 from index.models import AskResult, Citation, Passage, SearchResult, SourceInfo
-from index.retrieval import Hit, Mode, RetrievalParams, Retriever
+from index.retrieval import Hit, Mode, RetrievalParams, Retriever, SearchOutcome
 from index.store import IndexLoadError, StoredIndex, current_version, load_current, load_version
-from index.structure import referenced_chunks, section_reference
+from index.structure import item_reference, referenced_chunks, section_reference
 from index.text import detect_language, truecase, validate_question
 
 log = logging.getLogger(__name__)
@@ -196,8 +196,9 @@ class Engine:
         language = detect_language(question)
         tokens = tokenize(question)
         vector, _ = self._query_vectors(question, tokens, None, snapshot.retriever, language)
-        focus = _focus(question, snapshot.stored)
-        outcome = snapshot.retriever.search(vector, tokens, k or self.settings.top_k, mode, language, focus)
+        outcome, _, _ = self._retrieve(
+            snapshot, question, vector, tokens, tokens, k or self.settings.top_k, mode, language
+        )
         return SearchResult(question=question, passages=_passages(snapshot.stored, outcome.hits))
 
     def ask(
@@ -225,8 +226,9 @@ class Engine:
         query_vector, own_vector = self._query_vectors(question, tokens, context, snapshot.retriever, language)
         t1 = time.perf_counter()
         search_tokens = tokens + [t for t in tokenize(context or "") if t not in tokens]
-        focus = _focus(question, stored)
-        outcome = snapshot.retriever.search(query_vector, search_tokens, k, mode, language, focus)
+        outcome, focus, item = self._retrieve(
+            snapshot, question, query_vector, search_tokens, tokens, k, mode, language
+        )
         own_outcome = (
             outcome
             if own_vector is query_vector
@@ -261,6 +263,8 @@ class Engine:
             pointed = set(focus or ())
             answering = [c for c in chunk_ids if c in pointed] or chunk_ids
             ranked = answers.score_sentences(stored, answering, outcome.sentence_scores, tokens, self.answer_params)
+            if item is not None:  # "the 2nd lesson": its first sentence leads the answer
+                ranked = sorted(ranked, key=lambda scored: scored.sentence != item)
             evidence = Evidence.collect(
                 snapshot.retriever, own_outcome, ranked, tokens, language, own_vector, question, bool(focus)
             )
@@ -268,7 +272,8 @@ class Engine:
             chosen: list[int] = []
             mismatch = None
             if not declined:
-                listing = answers.is_list_question(question)
+                # an item that opens a list of its own ("阶段二" → "他们做了三件事：") is answered with it
+                listing = answers.is_list_question(question) if item is None else answers.opens_list(stored, item)
                 terms = snapshot.retriever.term_weights(tokens)
                 chosen = answers.pick_sentences(stored, ranked, self.answer_params, listing, terms)
                 # sentences about another version of what was asked (Composer 2.5 for Composer 2)
@@ -298,6 +303,36 @@ class Engine:
             "total": round((t3 - started) * 1000, 2),
         }
         return result
+
+    def _retrieve(
+        self,
+        snapshot: Snapshot,
+        question: str,
+        vector: np.ndarray,
+        search_tokens: list[str],
+        tokens: list[str],
+        k: int,
+        mode: Mode,
+        language: str,
+    ) -> tuple[SearchOutcome, list[int] | None, int | None]:
+        """The search outcome, the passages the question points at (ranked first), and the sentence
+        of a list item it points at. A section ("per the conclusion") is found by its heading; an
+        item ("the 2nd lesson", 第三点) in the list the question retrieves, so it takes a second
+        search to put the item's passage first."""
+        retriever, stored = snapshot.retriever, snapshot.stored
+        focus = _focus(question, stored)
+        outcome = retriever.search(vector, search_tokens, k, mode, language, focus)
+        reference = item_reference(question) if focus is None and mode == "hybrid" else None
+        if reference is None:
+            return outcome, focus, None
+        chunks = [hit.chunk for hit in outcome.hits]
+        ranked = answers.score_sentences(stored, chunks, outcome.sentence_scores, tokens, self.answer_params)
+        nouns = retriever.expand(tokenize(reference.noun)) or [reference.noun]
+        item = answers.list_item(stored, ranked, reference.position, nouns)
+        if item is None:
+            return outcome, None, None
+        focus = [stored.sentences[item].chunk]
+        return retriever.search(vector, search_tokens, k, mode, language, focus), focus, item
 
 
 def _focus(question: str, stored: StoredIndex) -> list[int] | None:

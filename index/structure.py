@@ -3,7 +3,8 @@
 
 Only explicit references count. 最后 alone is mostly "in the end" (Cursor 最后怎么做的), "at the end"
 is the article's end only in a question about the article, and 第一 is a lesson's number
-(行业启示第一条), not a section.
+(行业启示第一条), not a section: an item of a list ("the 2nd lesson", 第三点, "the first stage"),
+whose list is the one the question retrieves (answer.list_item).
 """
 
 from __future__ import annotations
@@ -48,6 +49,20 @@ _NTH_EN = re.compile(
 _LAST_ZH = re.compile(r"结语|结尾|文末|收尾|(?:文章|全文)(?:的)?最后|最后(?:一|那|这)?(?:句|段|部分|节)")
 _FIRST_ZH = re.compile(r"开头|开篇|(?:文章|全文)(?:的)?(?:一开始|开始)")
 _NTH_ZH = re.compile(r"第\s*([一二两三四五六七八九十\d]{1,3})\s*(?:部分|节|章|小节)")
+# an ordinal with a noun that names a list's items: "the 2nd lesson", "the first stage", "stage two",
+# 第三点, 第一条, 第二个启示; not "the first part of training" (a part is a section) or "第42行"
+_ORDINAL_EN = (
+    r"(\d{1,2}(?:st|nd|rd|th)|"
+    + "|".join(w for w, n in _WORDS.items() if w.endswith(("st", "nd", "rd", "th")))
+    + r"|last|final)"
+)
+_ITEM_NOUN_EN = r"(lesson|point|takeaway|stage|phase|step|item|implication|insight|reason|thing|idea)s?"
+_ITEM_EN = (
+    re.compile(rf"\b{_ORDINAL_EN}\s+(?:[a-z-]+\s+)?{_ITEM_NOUN_EN}\b", re.IGNORECASE),  # the 2nd lesson
+    re.compile(rf"\b(lesson|point|stage|phase|step)\s+{_NUMBER}\b", re.IGNORECASE),  # stage two
+)
+_ITEM_NOUN_ZH = r"(条|点|项|步|件|阶段|个(?:启示|教训|阶段|步骤|观点|理由|建议|要点))"
+_ITEM_ZH = re.compile(rf"第\s*([一二两三四五六七八九十\d]{{1,2}})\s*{_ITEM_NOUN_ZH}|最后一\s*{_ITEM_NOUN_ZH}")
 _NUMBERED_HEADING = re.compile(r"^([一二三四五六七八九十]{1,3})、|^(\d{1,2})[.、]")
 
 
@@ -68,12 +83,17 @@ def chinese_number(text: str) -> int | None:
     return _CN_DIGITS.get(text) if len(text) == 1 else None
 
 
+def _english_number(word: str) -> int:
+    """ "3", "3rd", "three", "third" → 3."""
+    digits = re.match(r"\d+", word)
+    return int(digits.group(0)) if digits else _WORDS[word]
+
+
 def section_reference(question: str) -> SectionReference | None:
     """The top-level section a question explicitly points at, if any."""
     nth = _NTH_EN.search(question)
     if nth:
-        word = next(g for g in nth.groups() if g).lower()
-        return SectionReference(int(word) if word.isdigit() else _WORDS[word])
+        return SectionReference(_english_number(next(g for g in nth.groups() if g).lower()))
     nth_zh = _NTH_ZH.search(question)
     if nth_zh:
         number = chinese_number(nth_zh.group(1))
@@ -84,6 +104,28 @@ def section_reference(question: str) -> SectionReference | None:
         return SectionReference(LAST)
     if _FIRST_EN.search(question) or _FIRST_ZH.search(question):
         return SectionReference(1)
+    return None
+
+
+@dataclass(frozen=True)
+class ItemReference:
+    position: int  # 1-based, LAST the last
+    noun: str  # what the items are called: lesson, stage, 阶段, 点 (picks the list among several)
+
+
+def item_reference(question: str) -> ItemReference | None:
+    """The list item a question points at ("the 2nd lesson", "stage two", 第三点), if any."""
+    ordinal, numbered = _ITEM_EN
+    if match := ordinal.search(question):
+        word, noun = match.group(1).lower(), match.group(2).lower()
+        return ItemReference(LAST if word in ("last", "final") else _english_number(word), noun)
+    if match := numbered.search(question):
+        return ItemReference(_english_number(match.group(2).lower()), match.group(1).lower())
+    if match := _ITEM_ZH.search(question):
+        if match.group(1):
+            number = chinese_number(match.group(1))
+            return ItemReference(number, match.group(2).removeprefix("个")) if number else None
+        return ItemReference(LAST, match.group(3).removeprefix("个"))
     return None
 
 

@@ -5,7 +5,15 @@ from __future__ import annotations
 import pytest
 
 from index.chunking import SECTION_SEPARATOR
-from index.structure import LAST, SectionReference, chinese_number, referenced_chunks, section_reference
+from index.structure import (
+    LAST,
+    ItemReference,
+    SectionReference,
+    chinese_number,
+    item_reference,
+    referenced_chunks,
+    section_reference,
+)
 
 
 @pytest.mark.parametrize(
@@ -89,3 +97,59 @@ def test_a_question_about_a_section_is_answered_from_it(engine, question: str, s
     result = engine.ask(question)
     assert not result.abstained
     assert result.citations and all(c.section.split(SECTION_SEPARATOR)[0] == section for c in result.citations)
+
+
+@pytest.mark.parametrize(
+    ("question", "reference"),
+    [
+        ("what's the 2nd lesson for the industry", ItemReference(2, "lesson")),
+        ("What is the first stage of training?", ItemReference(1, "stage")),
+        ("What was the third big thing they did?", ItemReference(3, "thing")),
+        ("What's the last takeaway?", ItemReference(LAST, "takeaway")),
+        ("explain stage two", ItemReference(2, "stage")),
+        ("行业启示第一条是啥", ItemReference(1, "条")),
+        ("第二个启示是什么", ItemReference(2, "启示")),
+        ("第二阶段做了什么", ItemReference(2, "阶段")),
+        ("最后一点启示是什么", ItemReference(LAST, "点")),
+    ],
+)
+def test_item_reference(question: str, reference: ItemReference) -> None:
+    assert item_reference(question) == reference
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What's the first part of the RL training?",  # a part is a section
+        "那个第42行的例子讲的是什么",  # a line number
+        "How much is Musk's right of first refusal?",
+        "Cursor 是第一个这么做的吗",
+        "第三部分讲了什么",  # a section (section_reference)
+    ],
+)
+def test_no_item_reference(question: str) -> None:
+    assert item_reference(question) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "expected", "not_expected"),
+    [
+        ("what's the 2nd lesson for the industry", "第二，垂直场景的价值被低估了", "第一，"),
+        ("行业启示第一条是啥", "第一，开源模型的威力正在被重新定义", "第二，"),
+        ("What's the last lesson?", "第三，透明度正在变成护城河", "第二，"),  # 启示 names that list, not 阶段's
+        ("What was the first thing Cursor did in RL?", "定向 RL", "合成数据"),  # bullets, not the 阶段 list
+        ("What's the third thing they did in RL?", "Muon", "定向 RL"),
+        ("What is the first stage of training?", "继续预训练", "强化学习"),
+    ],
+)
+def test_a_question_about_one_item_of_a_list_gets_that_item(
+    engine, question: str, expected: str, not_expected: str
+) -> None:  # type: ignore[no-untyped-def]
+    result = engine.ask(question)
+    assert expected in result.answer and not_expected not in result.answer
+    assert expected in result.passages[0].text  # the item's passage comes first
+
+
+def test_an_item_that_opens_a_list_is_answered_with_it(engine) -> None:  # type: ignore[no-untyped-def]
+    result = engine.ask("第二阶段做了什么")  # 阶段二 → "他们做了三件事：" and its bullets, not the 2nd bullet alone
+    assert "他们做了三件事" in result.answer and result.answer.count("•") == 3
