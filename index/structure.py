@@ -52,17 +52,16 @@ _NTH_ZH = re.compile(r"第\s*([一二两三四五六七八九十\d]{1,3})\s*(?:�
 # an ordinal with a noun that names a list's items: "the 2nd lesson", "the first stage", "stage two",
 # 第三点, 第一条, 第二个启示; not "the first part of training" (a part is a section) or "第42行"
 _ORDINAL_EN = (
-    r"(\d{1,2}(?:st|nd|rd|th)|"
-    + "|".join(w for w, n in _WORDS.items() if w.endswith(("st", "nd", "rd", "th")))
-    + r"|last|final)"
+    r"\d{1,2}(?:st|nd|rd|th)|" + "|".join(w for w in _WORDS if w.endswith(("st", "nd", "rd", "th"))) + r"|last|final"
 )
-_ITEM_NOUN_EN = r"(lesson|point|takeaway|stage|phase|step|item|implication|insight|reason|thing|idea)s?"
-_ITEM_EN = (
-    re.compile(rf"\b{_ORDINAL_EN}\s+(?:[a-z-]+\s+)?{_ITEM_NOUN_EN}\b", re.IGNORECASE),  # the 2nd lesson
-    re.compile(rf"\b(lesson|point|stage|phase|step)\s+{_NUMBER}\b", re.IGNORECASE),  # stage two
+_ITEM_NOUN_EN = r"(?P<noun>lesson|point|takeaway|stage|phase|step|item|implication|insight|reason|thing|idea)s?"
+_ITEM_NOUN_ZH = r"(?P<noun>条|点|项|步|件|阶段|个(?:启示|教训|阶段|步骤|观点|理由|建议|要点))"
+_ITEMS = (
+    re.compile(rf"\b(?P<n>{_ORDINAL_EN})\s+(?:[a-z-]+\s+)?{_ITEM_NOUN_EN}\b", re.IGNORECASE),  # the 2nd lesson
+    re.compile(rf"\b(?P<noun>lesson|point|stage|phase|step)\s+(?P<n>{_NUMBER})\b", re.IGNORECASE),  # stage two
+    re.compile(r"第\s*(?P<cn>[一二两三四五六七八九十\d]{1,2})\s*" + _ITEM_NOUN_ZH),  # 第三点, 第二个启示
+    re.compile(r"最后一\s*" + _ITEM_NOUN_ZH),  # 最后一条
 )
-_ITEM_NOUN_ZH = r"(条|点|项|步|件|阶段|个(?:启示|教训|阶段|步骤|观点|理由|建议|要点))"
-_ITEM_ZH = re.compile(rf"第\s*([一二两三四五六七八九十\d]{{1,2}})\s*{_ITEM_NOUN_ZH}|最后一\s*{_ITEM_NOUN_ZH}")
 _NUMBERED_HEADING = re.compile(r"^([一二三四五六七八九十]{1,3})、|^(\d{1,2})[.、]")
 
 
@@ -115,17 +114,15 @@ class ItemReference:
 
 def item_reference(question: str) -> ItemReference | None:
     """The list item a question points at ("the 2nd lesson", "stage two", 第三点), if any."""
-    ordinal, numbered = _ITEM_EN
-    if match := ordinal.search(question):
-        word, noun = match.group(1).lower(), match.group(2).lower()
-        return ItemReference(LAST if word in ("last", "final") else _english_number(word), noun)
-    if match := numbered.search(question):
-        return ItemReference(_english_number(match.group(2).lower()), match.group(1).lower())
-    if match := _ITEM_ZH.search(question):
-        if match.group(1):
-            number = chinese_number(match.group(1))
-            return ItemReference(number, match.group(2).removeprefix("个")) if number else None
-        return ItemReference(LAST, match.group(3).removeprefix("个"))
+    for pattern in _ITEMS:
+        if match := pattern.search(question):
+            found = match.groupdict()
+            noun = found["noun"].lower().removeprefix("个")
+            if found.get("cn"):
+                position = chinese_number(found["cn"])
+                return ItemReference(position, noun) if position else None
+            english = (found.get("n") or "last").lower()
+            return ItemReference(LAST if english in ("last", "final") else _english_number(english), noun)
     return None
 
 
