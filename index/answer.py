@@ -296,17 +296,31 @@ def _lead_in_of(stored: StoredIndex, sid: int) -> int | None:
 
 def _sub_section_items(stored: StoredIndex, sid: int) -> list[int]:
     """The first sentence of each sub-section of the section a sentence is in (of its parent, for a
-    sentence of a sub-section), in document order: "阶段一…", "阶段二…" under 二、."""
+    sentence of a sub-section), in document order: "阶段一…", "阶段二…" under 二、. A section's
+    chunks are contiguous, so only its own are looked at."""
     chunks = stored.chunks
     chunk = stored.sentences[sid].chunk
     path = chunks[chunk].section.split(SECTION_SEPARATOR)
-    parent = SECTION_SEPARATOR.join(path[:-1] if len(path) > 1 else path) + SECTION_SEPARATOR
+    parent = SECTION_SEPARATOR.join(path[:-1] if len(path) > 1 else path)
+
+    def inside(i: int) -> bool:
+        other = chunks[i]
+        return other.doc_id == chunks[chunk].doc_id and (
+            other.section == parent or other.section.startswith(parent + SECTION_SEPARATOR)
+        )
+
+    lo, hi = chunk, chunk
+    while lo > 0 and inside(lo - 1):
+        lo -= 1
+    while hi + 1 < len(chunks) and inside(hi + 1):
+        hi += 1
     firsts: dict[str, int] = {}
-    for i, other in enumerate(chunks):
-        if other.doc_id == chunks[chunk].doc_id and other.section.startswith(parent):
-            child = parent + other.section[len(parent) :].split(SECTION_SEPARATOR)[0]
-            firsts.setdefault(child, int(stored.sentence_starts[i]))
-    return [first for first in firsts.values() if first < len(stored.sentences)]
+    for i in range(lo, hi + 1):
+        start, end = int(stored.sentence_starts[i]), int(stored.sentence_starts[i + 1])
+        if chunks[i].section != parent and start < end:  # the lead-in is no item
+            child = chunks[i].section[len(parent) + len(SECTION_SEPARATOR) :].split(SECTION_SEPARATOR)[0]
+            firsts.setdefault(child, start)
+    return list(firsts.values())
 
 
 def _lists_of(stored: StoredIndex, sid: int) -> list[tuple[list[int], str]]:
