@@ -7,7 +7,16 @@ import dataclasses
 
 import pytest
 
-from index.abstain import ADJUSTED_FLOOR, BACKGROUND_NEAR, Evidence, _is_word, names, should_abstain
+from index.abstain import (
+    ADJUSTED_FLOOR,
+    BACKGROUND_NEAR,
+    CHINESE_COVERAGE_FLOOR,
+    CHINESE_WEAK_WORDS_FLOOR,
+    Evidence,
+    _is_word,
+    names,
+    should_abstain,
+)
 
 ANSWERABLE_EN = Evidence(
     dense_top=0.82,
@@ -109,3 +118,13 @@ def test_a_question_none_of_whose_tokens_the_article_has_is_declined() -> None:
     assert should_abstain(dataclasses.replace(strong, anything_known=False), "zh")
     pointed = dataclasses.replace(strong, anything_known=False, points_at_section=True)
     assert not should_abstain(pointed, "zh")  # "文章最后一句话说的啥" is about the article
+
+
+def test_a_chinese_question_most_of_whose_tokens_the_article_lacks_needs_a_better_match() -> None:
+    # "哪款降噪耳机好用" → 哪款 降噪 耳机 好用: only 好用 is in the article, and e5 finds the conclusion's 好用的刀
+    between = (ADJUSTED_FLOOR["zh"] + CHINESE_WEAK_WORDS_FLOOR) / 2
+    weak = dataclasses.replace(ANSWERABLE_EN, adjusted_top=between, token_coverage=0.25)
+    assert should_abstain(weak, "zh")
+    assert not should_abstain(dataclasses.replace(weak, token_coverage=CHINESE_COVERAGE_FLOOR), "zh")
+    assert not should_abstain(dataclasses.replace(weak, adjusted_top=CHINESE_WEAK_WORDS_FLOOR + 0.01), "zh")
+    assert not should_abstain(dataclasses.replace(weak, points_at_section=True), "zh")  # 文章最后一句话说的啥
