@@ -18,14 +18,14 @@ from tests.index.support import REPO
 EVAL = REPO / "tests" / "eval"
 SETS = {
     "dev": ["dev_questions.jsonl", "dev_extra.jsonl", "dev_offtopic.jsonl"],
-    "holdout": ["holdout_questions.jsonl", "holdout_extra.jsonl", "holdout_fresh.jsonl"],
+    "holdout": ["holdout_questions.jsonl", "holdout_extra.jsonl", "holdout_fresh.jsonl", "holdout_colloquial.jsonl"],
 }
 FLOOR_METRICS = ("hit_at_1", "recall_at_5", "fact_rate", "citation_precision", "abstention_out", "abstention_hard_out")
 
-# Measured on 2026-12-01 (dev: zh 99 / en 108 questions; holdout: zh 135 / en 98):
+# Measured on 2026-12-01 (dev: zh 99 / en 108 questions; holdout: zh 150 / en 98):
 #   dev zh      hit@1 0.940  R@5 1.000  fact 0.920  cite P 0.940  abst out 0.95  hard 0.33  false abst 0.000
 #   dev en      hit@1 0.913  R@5 0.978  fact 0.891  cite P 0.911  abst out 0.98  hard 0.58  false abst 0.022
-#   holdout zh  hit@1 0.925  R@5 0.981  fact 0.925  cite P 0.855  abst out 1.00  hard 0.55  false abst 0.000
+#   holdout zh  hit@1 0.926  R@5 0.983  fact 0.926  cite P 0.864  abst out 1.00  hard 0.55  false abst 0.000
 #   holdout en  hit@1 0.932  R@5 1.000  fact 0.892  cite P 0.859  abst out 1.00  hard 0.30  false abst 0.041
 FLOORS: dict[str, dict[str, dict[str, float]]] = {
     "dev": {
@@ -51,7 +51,7 @@ FLOORS: dict[str, dict[str, dict[str, float]]] = {
             "hit_at_1": 0.89,
             "recall_at_5": 0.95,
             "fact_rate": 0.89,
-            "citation_precision": 0.82,
+            "citation_precision": 0.83,
             "abstention_out": 0.97,
             "abstention_hard_out": 0.52,
         },
