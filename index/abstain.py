@@ -38,8 +38,12 @@ class Evidence:
     names: int = 0  # the names a question uses (Bitcoin, GPT-4: capitalised or with digits, not sentence-initial)
     unknown_names: tuple[str, ...] = ()  # those the corpus doesn't have, as they are or translated
     points_at_section: bool = False  # it names a part of the article: "per the conclusion", "第三部分"
-    anything_known: bool = True  # some token of it, even a number or one character, is in the corpus
     token_coverage: float = 1.0  # share of all its tokens (single characters and numbers too) in the corpus
+
+    @property
+    def anything_known(self) -> bool:
+        """Some token of it, even a number or one character, is in the corpus (or it has none)."""
+        return self.token_coverage > 0
 
     @property
     def names_only_unknown(self) -> tuple[str, ...]:
@@ -83,7 +87,6 @@ class Evidence:
             names=len(dict.fromkeys(named)),
             unknown_names=unknown,
             points_at_section=points_at_section,
-            anything_known=bool(known) or not tokens,
             token_coverage=len(known) / len(tokens) if tokens else 1.0,
         )
 

@@ -115,8 +115,8 @@ def test_a_question_none_of_whose_tokens_the_article_has_is_declined() -> None:
     # "比特币现在多少钱一个？" → 比特 币 现在 钱: e5 finds Composer's price close, the corpus has none of them
     strong = dataclasses.replace(ANSWERABLE_EN, adjusted_top=0.06, coverage=0.0)
     assert not should_abstain(strong, "zh")  # "第42行的例子": its words are not in the article, but 第 42 行 are
-    assert should_abstain(dataclasses.replace(strong, anything_known=False), "zh")
-    pointed = dataclasses.replace(strong, anything_known=False, points_at_section=True)
+    assert should_abstain(dataclasses.replace(strong, token_coverage=0.0), "zh")
+    pointed = dataclasses.replace(strong, token_coverage=0.0, points_at_section=True)
     assert not should_abstain(pointed, "zh")  # "文章最后一句话说的啥" is about the article
 
 
