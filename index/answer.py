@@ -222,11 +222,14 @@ def _opening(stored: StoredIndex, sid: int) -> int | None:
     for candidate in (sid, sid + 1):
         if candidate >= len(stored.sentences) or (candidate > sid and _starts_paragraph(stored, candidate)):
             break
-        if stored.sentences[candidate].chunk == stored.sentences[sid].chunk and _LEAD_IN.search(
-            stored.sentence_text(stored.sentences[candidate])
-        ):
+        if stored.sentences[candidate].chunk == stored.sentences[sid].chunk and _is_lead_in(stored, candidate):
             return candidate
     return None
+
+
+def _is_lead_in(stored: StoredIndex, sid: int) -> bool:
+    """The sentence ends with a colon: it leads into what follows ("他们做了三件事：")."""
+    return bool(_LEAD_IN.search(stored.sentence_text(stored.sentences[sid])))
 
 
 def is_list_question(question: str) -> bool:
@@ -278,7 +281,7 @@ def _list_items(stored: StoredIndex, lead: int) -> list[int]:
 def _lead_in_of(stored: StoredIndex, sid: int) -> int | None:
     """The lead-in sentence of the list a sentence is in (itself if it is one): for a sentence of
     a bullet paragraph, the sentence before the run of bullets, if it ends with a colon."""
-    if _LEAD_IN.search(stored.sentence_text(stored.sentences[sid])):
+    if _is_lead_in(stored, sid):
         return sid
     lo = int(stored.sentence_starts[stored.sentences[sid].chunk])
     before = sid
@@ -291,7 +294,7 @@ def _lead_in_of(stored: StoredIndex, sid: int) -> int | None:
         before = paragraph - 1
     if before == sid or before < lo:
         return None  # not in a bullet paragraph, or the list opens its passage
-    return before if _LEAD_IN.search(stored.sentence_text(stored.sentences[before])) else None
+    return before if _is_lead_in(stored, before) else None
 
 
 def _sub_section_items(stored: StoredIndex, sid: int) -> list[int]:
