@@ -121,8 +121,10 @@ def item_reference(question: str) -> ItemReference | None:
             if found.get("cn"):
                 position = chinese_number(found["cn"])
                 return ItemReference(position, noun) if position else None
-            english = (found.get("n") or "last").lower()
-            return ItemReference(LAST if english in ("last", "final") else _english_number(english), noun)
+            english = found.get("n")  # none in "最后一条"
+            if english is None or english.lower() in ("last", "final"):
+                return ItemReference(LAST, noun)
+            return ItemReference(_english_number(english.lower()), noun)
     return None
 
 
