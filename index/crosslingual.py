@@ -121,11 +121,17 @@ def terms_digest() -> str:
     return hashlib.sha256(_terms_path().read_bytes()).hexdigest()
 
 
-@lru_cache(maxsize=1)
 def tech_terms() -> tuple[tuple[str, str], ...]:
-    """(glossary key, Chinese term) pairs of the hand-written AI and software-industry terms."""
+    """(glossary key, Chinese term) pairs of the hand-written AI and software-industry terms, as
+    the file says now: a build in a running bot after an edit gets the new terms, matching the
+    digest it records (terms_digest)."""
+    return _parse_terms(_terms_path().read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=1)
+def _parse_terms(text: str) -> tuple[tuple[str, str], ...]:
     pairs = []
-    for line in _terms_path().read_text(encoding="utf-8").splitlines():
+    for line in text.splitlines():
         if line.strip() and not line.startswith("#"):
             english, chinese = line.split("\t")
             words = [w for w in english.lower().split() if w not in EN_STOPWORDS]  # as questions are cut

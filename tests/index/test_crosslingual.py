@@ -121,3 +121,16 @@ def test_tech_terms_file_is_well_formed() -> None:
     for key, chinese in terms:
         assert 1 <= len(key.split()) <= 2, key  # the glossary keys words and two-word phrases only
         assert chinese and not chinese.isascii(), key
+
+
+def test_tech_terms_are_read_as_the_file_says_now(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # a running bot that rebuilds after an edit gets the edited terms, matching the digest it records
+    from index import crosslingual
+
+    terms = tmp_path / "tech_terms.tsv"
+    monkeypatch.setattr(crosslingual, "_terms_path", lambda: terms)
+    terms.write_text("# comment\ncompute\t算力\n", encoding="utf-8")
+    first = (crosslingual.tech_terms(), crosslingual.terms_digest())
+    terms.write_text("compute\t算力\nmoat\t护城河\n", encoding="utf-8")
+    assert crosslingual.tech_terms() == ((stem("compute"), "算力"), (stem("moat"), "护城河"))
+    assert first == (((stem("compute"), "算力"),), first[1]) and crosslingual.terms_digest() != first[1]
