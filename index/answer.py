@@ -425,7 +425,10 @@ def _continuation(stored: StoredIndex, best: int, params: AnswerParams) -> int |
     # otherwise complete, and the next passage (often a new section's heading) would be cited
     # for nothing.
     same_doc = stored.chunks[next_chunk].doc_id == stored.chunks[chunk].doc_id
-    if same_doc and (lead_in or next_chunk == chunk) and not is_heading(stored, following):
+    # A short sentence isn't finished by one that only leads into more ("背后的关系很复杂："): the
+    # answer would end on a colon.
+    dangling = not lead_in and _is_lead_in(stored, following)
+    if same_doc and (lead_in or next_chunk == chunk) and not is_heading(stored, following) and not dangling:
         return following
     return None
 
@@ -508,9 +511,9 @@ def compose(stored: StoredIndex, sentences: list[int], language: str) -> tuple[s
 def _join(parts: list[str], language: str) -> str:
     joined = ""
     for part in parts:
-        if joined and not joined.endswith(("。", "！", "？", "：", "…", ".", "!", "?", ":")):
+        if joined and not joined.endswith(("。", "！", "？", "：", "；", "…", ".", "!", "?", ":", ";")):
             joined += "；" if language == "zh" else "; "
-        elif joined and joined[-1] in ".!?:":
+        elif joined and joined[-1] in ".!?:;":
             joined += " "
         joined += part
     return joined

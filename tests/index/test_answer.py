@@ -268,6 +268,22 @@ def test_a_lead_in_is_finished_by_the_next_sentence_even_across_passages(engine)
     assert answers.pick_sentences(stored, ranked, answers.AnswerParams()) == [lead, point]
 
 
+def test_a_short_sentence_is_not_extended_by_a_lead_in_left_dangling(engine) -> None:  # type: ignore[no-untyped-def]
+    """'这种级别的站台，…' is short, but the next sentence, '背后的关系很复杂：', only leads into a list:
+    joined alone it would end the answer on a colon."""
+    stored = engine.snapshot.stored
+    best = _sentence_id(stored, "这种级别的站台，不是普通的「产品推荐」。")
+    assert stored.sentence_text(stored.sentences[best + 1]) == "背后的关系很复杂："
+    ranked = [answers.ScoredSentence(best, 1.0, 0)]
+    assert answers.pick_sentences(stored, ranked, answers.AnswerParams()) == [best]
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_a_sentence_ending_in_a_semicolon_is_not_given_another(language: str) -> None:
+    joined = answers._join(["这本身没问题；", "但缺乏透明度，有问题。"], language)
+    assert joined.count("；") == 1 and ";" not in joined
+
+
 @pytest.mark.parametrize(
     ("question", "listing"),
     [
