@@ -72,6 +72,22 @@ def is_meta_question(question: str) -> bool:
     return _only(_META, question)
 
 
+# What is left of "Who is Kate?" / "Kate 是谁" / "介绍一下 Kate" once the name is taken out.
+_ABOUT_PERSON = re.compile(r"(tell me about|介绍一下|介绍|什么人|何许人|是干什么的|是做什么的|是干嘛的)", re.IGNORECASE)
+
+
+def is_author_question(question: str, authors: list[str]) -> bool:
+    """'Who is Kate?' about the article's author, by name, and nothing else: the article knows her
+    only as its author, so the byline answers it (not a passage that happens to score best)."""
+    for author in filter(None, authors):
+        name = re.compile(re.escape(author), re.IGNORECASE)
+        if name.search(question):
+            rest = _ABOUT_PERSON.sub(" ", _ARTICLE_WORD.sub(" ", name.sub(" ", question)))
+            if not tokenize(rest):
+                return True
+    return False
+
+
 def _header_citation(stored: StoredIndex, doc_id: str, title: str, n: int) -> Citation | None:
     """A citation of a document's title and byline lines (its first chunk)."""
     index = next((i for i, c in enumerate(stored.chunks) if c.doc_id == doc_id and c.section == title), None)

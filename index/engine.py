@@ -249,7 +249,8 @@ class Engine:
             ],
             index_version=stored.version,
         )
-        if answers.is_meta_question(question):
+        authors = [d.meta.author for d in stored.manifest.documents]
+        if answers.is_meta_question(question) or answers.is_author_question(question, authors):
             result.answer, result.citations = answers.meta_answer(stored, language)
             result.kind = "overview"
             result.passages = _cited_first(result.passages, stored, result.citations)

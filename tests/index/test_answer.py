@@ -70,7 +70,7 @@ def test_overview(engine, question: str) -> None:  # type: ignore[no-untyped-def
     assert result.passages and result.passages[0].chunk_id in cited
 
 
-@pytest.mark.parametrize("question", ["这篇文章是谁写的？", "Who wrote this article?"])
+@pytest.mark.parametrize("question", ["这篇文章是谁写的？", "Who wrote this article?", "Who is Kate?", "Kate 是谁"])
 def test_author_and_date(engine, question: str) -> None:  # type: ignore[no-untyped-def]
     result = engine.ask(question)
     assert not result.abstained
@@ -169,6 +169,21 @@ def test_follow_up_uses_the_previous_question(engine) -> None:  # type: ignore[n
 def test_question_kinds(question: str, overview: bool, meta: bool) -> None:
     assert answers.is_overview_question(question) is overview
     assert answers.is_meta_question(question) is meta
+
+
+@pytest.mark.parametrize(
+    ("question", "about_the_author"),
+    [
+        ("who is kate", True),
+        ("介绍一下 Kate", True),
+        ("Tell me about Kate.", True),
+        ("Kate 对套壳怎么看？", False),  # her view, which the article gives
+        ("Who is Michael Truell?", False),
+        ("Who is Kate Bush?", False),
+    ],
+)
+def test_author_questions(question: str, about_the_author: bool) -> None:
+    assert answers.is_author_question(question, ["Kate", ""]) is about_the_author
 
 
 @pytest.mark.parametrize(
