@@ -20,6 +20,7 @@ from index import answer as answers
 from index.abstain import Evidence, should_abstain
 from index.chunking import Chunk
 from index.config import IndexSettings
+from index.dates import chinese_dates
 from index.embedding import Embedder, get_embedder
 from index.lexical import tokenize
 from index.llm_settings import LLMSettings
@@ -191,15 +192,16 @@ class Engine:
         return result
 
     def search(self, raw_question: str, k: int | None = None, mode: Mode = "hybrid") -> SearchResult:
-        question = validate_question(raw_question)
+        asked = validate_question(raw_question)
         snapshot = self.snapshot
-        language = detect_language(question)
+        language = detect_language(asked)
+        question = chinese_dates(asked)  # searched as the article writes dates: "May 18" → "5 月 18 日"
         tokens = tokenize(question)
         vector, _ = self._query_vectors(question, tokens, None, snapshot.retriever, language)
         outcome, _, _ = self._retrieve(
             snapshot, question, vector, tokens, tokens, k or self.settings.top_k, mode, language
         )
-        return SearchResult(question=question, passages=_passages(snapshot.stored, outcome.hits))
+        return SearchResult(question=asked, passages=_passages(snapshot.stored, outcome.hits))
 
     def ask(
         self,
@@ -214,9 +216,12 @@ class Engine:
         ``on_partial`` receives a generated answer's text as it streams (never an extractive one).
         Raises QuestionError for unusable input (empty, too long, no words)."""
         started = time.perf_counter()
-        question = validate_question(raw_question)
+        asked = validate_question(raw_question)
         context = validate_question(context) if context and context.strip() else None
-        language = detect_language(question)
+        language = detect_language(asked)
+        # searched and answered as the article writes dates: "May 18" → "5 月 18 日"
+        question = chinese_dates(asked)
+        context = chinese_dates(context) if context else None
         snapshot = self.snapshot
         stored = snapshot.stored
         k = k or self.settings.top_k
@@ -238,7 +243,7 @@ class Engine:
         t2 = time.perf_counter()
 
         result = AskResult(
-            question=question,
+            question=asked,
             answer="",
             abstained=False,
             language=language,

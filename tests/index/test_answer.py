@@ -421,3 +421,12 @@ def test_a_how_many_question_answered_without_a_number_is_declined(engine) -> No
     result = engine.ask("Kimi K2.5 的参数量是多少？")
     assert result.abstained and result.citations == []
     assert not engine.ask("Cursor 自家的训练占了多少算力？").abstained  # 85%
+
+
+def test_an_english_date_finds_the_passage_that_writes_it_in_chinese(engine) -> None:  # type: ignore[no-untyped-def]
+    """'in May' is searched as '5 月': the release on 5 月 18 日, not a decline for naming 'May'."""
+    result = engine.ask("What did Cursor release in May?")
+    assert not result.abstained and "5 月 18 日" in result.answer
+    assert result.question == "What did Cursor release in May?"  # shown as asked
+    check_citations(result, engine)
+    assert engine.search("What did Cursor publish on March 27?").passages[0].text.count("3 月 27 日")
