@@ -46,7 +46,11 @@ _NTH_EN = re.compile(
     rf"|\b{_NUMBER}\s+part\s+of\s+{_ARTICLE}\b",
     re.IGNORECASE,
 )
-_LAST_ZH = re.compile(r"结语|结尾|文末|收尾|(?:文章|全文)(?:的)?最后|最后(?:一|那|这)?(?:句|段|部分|节)")
+# "the article's conclusion" is its last section; 结论 alone isn't (我先说结论 opens section 1)
+_LAST_ZH = re.compile(
+    r"结语|结尾|文末|收尾|(?:文章|全文)(?:的)?最后|最后(?:一|那|这)?(?:句|段|部分|节)"
+    r"|(?:文章|全文|本文|作者)(?:的)?(?:最终|最后的?)?结论"
+)
 _FIRST_ZH = re.compile(r"开头|开篇|(?:文章|全文)(?:的)?(?:一开始|开始)")
 _NTH_ZH = re.compile(r"第\s*([一二两三四五六七八九十\d]{1,3})\s*(?:部分|节|章|小节)")
 # an ordinal with a noun that names a list's items: "the 2nd lesson", "the first stage", "stage two",

@@ -25,6 +25,8 @@ from index.structure import (
         ("What's in the final section?", LAST),
         ("结语里怎么定性这件事的", LAST),
         ("文章最后一句话说的啥", LAST),
+        ("文章的结论是什么", LAST),
+        ("作者最后的结论是啥", LAST),
         ("What's the hidden storyline in section 5?", 5),
         ("Summarize the third section", 3),
         ("part two, please", 2),
@@ -48,6 +50,7 @@ def test_section_reference(question: str, position: int) -> None:
         "What happens at the end of training?",
         "What's the first part of the RL training?",  # a stage, not the article's first section
         "Which company did Cursor partner with for compute?",
+        "传闻的结论是什么",  # the rumour's verdict (section 1), not the article's conclusion
     ],
 )
 def test_no_section_reference(question: str) -> None:
