@@ -217,12 +217,14 @@ def render_sentence(stored: StoredIndex, sentence: Sentence) -> str:
     names = [c.strip() for c in header.split("\t")]
     if len(names) != len(cells):
         return " | ".join(cells)
-    return f"{cells[0]}：" + "；".join(f"{name} {cell}" for name, cell in zip(names[1:], cells[1:], strict=True))
+    return f"{cells[0]}：" + "，".join(f"{name} {cell}" for name, cell in zip(names[1:], cells[1:], strict=True))
 
 
 _LIST_QUESTION = re.compile(
     r"(哪些|哪几|几点|几件|几个|几层|哪三|三件|三点|三层|"
-    r"\b(what|which) are\b|\blist\b|\b(things|lessons|ways|points|steps|ties|connections|relationships|takeaways)\b)",
+    r"\b(what|which) are\b|\blist\b|"
+    r"\b(what|which)\s+(?!(?:is|was|has|does|this|means|makes)\b)[a-z]{3,}s\b|"  # what benchmarks, which models
+    r"\b(things|lessons|ways|points|steps|ties|connections|relationships|takeaways)\b)",
     re.IGNORECASE,
 )
 _BULLET = ("•", "·", "- ", "* ", "– ")
@@ -241,6 +243,26 @@ def _opening(stored: StoredIndex, sid: int) -> int | None:
         if stored.sentences[candidate].chunk == stored.sentences[sid].chunk and _is_lead_in(stored, candidate):
             return candidate
     return None
+
+
+def _table_rows(stored: StoredIndex, sid: int) -> list[int]:
+    """The data rows (header row left out) of the table a sentence is a row of, or introduces as
+    the sentence right before it: a table is a list ("在哪些基准上测试了？" → every benchmark's row)."""
+    chunk = stored.sentences[sid].chunk
+    lo, hi = int(stored.sentence_starts[chunk]), int(stored.sentence_starts[chunk + 1])
+
+    def is_row(i: int) -> bool:
+        return lo <= i < hi and _is_table_row(stored.sentence_text(stored.sentences[i]))
+
+    start = sid if is_row(sid) else sid + 1 if is_row(sid + 1) else None
+    if start is None:
+        return []
+    while is_row(start - 1):
+        start -= 1
+    end = start
+    while is_row(end):
+        end += 1
+    return list(range(start + 1, end))
 
 
 def _is_lead_in(stored: StoredIndex, sid: int) -> bool:
@@ -407,6 +429,9 @@ def pick_sentences(
     items = _list_items(stored, lead) if lead is not None else []
     if len(items) > 1:
         return [*opener, lead, *items]
+    rows = _table_rows(stored, best) if listing else []
+    if len(rows) > 1:
+        return rows if best in rows else [best, *rows]
     following = _continuation(stored, best, params)
     base = [best] if following is None else [best, following]
     extra = term_sentence(stored, best, base, terms, params.term_share) if terms else None
@@ -513,7 +538,9 @@ def compose(stored: StoredIndex, sentences: list[int], language: str) -> tuple[s
             chunk = stored.chunks[sentence.chunk]
             cite.start, cite.end = min(cite.start, sentence.start), max(cite.end, sentence.end)
             cite.quote = chunk.text[cite.start - chunk.start : cite.end - chunk.start]
-            cite.paragraphs = sorted({*cite.paragraphs, *_paragraphs_of(stored, sentence)})
+            spanned = {*cite.paragraphs, *_paragraphs_of(stored, sentence)}
+            # every paragraph the widened quote spans (a table's header row between intro and rows)
+            cite.paragraphs = [p for p in chunk.paragraphs if min(spanned) <= p <= max(spanned)]
         parts.append(render_sentence(stored, sentence))
     body = _join(parts, language)
     markers = "".join(f"[{c.n}]" for c in citations)

@@ -204,7 +204,7 @@ def test_questions_about_a_subject_are_not_answered_with_the_outline(engine, que
 def test_table_rows_read_as_header_and_cell(engine) -> None:  # type: ignore[no-untyped-def]
     stored = engine.snapshot.stored
     row = next(s for s in stored.sentences if stored.sentence_text(s).startswith("SWE-bench Verified\t"))
-    assert answers.render_sentence(stored, row) == "SWE-bench Verified：Composer 2.5 70.2%（最高 75.6%）；对比 显著提升"
+    assert answers.render_sentence(stored, row) == "SWE-bench Verified：Composer 2.5 70.2%（最高 75.6%），对比 显著提升"
 
 
 def test_top_level_headings_are_never_answer_sentences(engine) -> None:  # type: ignore[no-untyped-def]
@@ -308,6 +308,10 @@ def test_a_sentence_ending_in_a_semicolon_is_not_given_another(language: str) ->
         ("What lessons does the article draw for the industry?", True),
         ("行业启示第一条是啥", False),
         ("What is Composer 2.5's SWE-bench Verified score?", False),
+        ("What benchmarks was Composer 2.5 tested on?", True),  # a plural after what/which
+        ("Which models does the article name?", True),
+        ("What does the article say about pricing?", False),
+        ("What was Composer 2's score?", False),
     ],
 )
 def test_list_questions(question: str, listing: bool) -> None:
@@ -430,3 +434,27 @@ def test_an_english_date_finds_the_passage_that_writes_it_in_chinese(engine) -> 
     assert result.question == "What did Cursor release in May?"  # shown as asked
     check_citations(result, engine)
     assert engine.search("What did Cursor publish on March 27?").passages[0].text.count("3 月 27 日")
+
+
+@pytest.mark.parametrize(
+    "question", ["Composer 2.5 在哪些基准上测试了？", "What benchmarks was Composer 2.5 tested on?"]
+)
+def test_a_list_question_about_a_table_gets_every_row(engine, question: str) -> None:  # type: ignore[no-untyped-def]
+    result = engine.ask(question)
+    for row in ("CursorBench v3.1：", "SWE-bench Verified：", "SWE-bench Multilingual："):
+        assert row in result.answer
+    assert "基准测试" not in result.answer  # the header names the cells; it isn't a row
+    check_citations(result, engine)
+
+
+def test_table_rows_are_those_of_the_table_a_sentence_is_in_or_introduces(engine) -> None:  # type: ignore[no-untyped-def]
+    stored = engine.snapshot.stored
+    intro = _sentence_id(stored, "光说不练假把式，我们来看看 Composer 2.5 的实际表现。")
+    rows = answers._table_rows(stored, intro)
+    assert [stored.sentence_text(stored.sentences[r]).split("\t")[0] for r in rows] == [
+        "CursorBench v3.1",
+        "SWE-bench Verified",
+        "SWE-bench Multilingual",
+    ]
+    assert answers._table_rows(stored, rows[1]) == rows
+    assert answers._table_rows(stored, _sentence_id(stored, "这种级别的站台，不是普通的「产品推荐」。")) == []
