@@ -26,6 +26,7 @@ from index.lexical import tokenize
 from index.llm_settings import LLMSettings
 from index.models import AskResult, Citation, Passage, SearchResult, SourceInfo
 from index.retrieval import Hit, Mode, RetrievalParams, Retriever, SearchOutcome
+from index.smalltalk import small_talk, small_talk_reply
 from index.store import IndexLoadError, StoredIndex, current_version, load_current, load_version
 from index.structure import item_reference, referenced_chunks, section_reference
 from index.text import detect_language, truecase, validate_question
@@ -255,7 +256,12 @@ class Engine:
             index_version=stored.version,
         )
         authors = [d.meta.author for d in stored.manifest.documents]
-        if answers.is_meta_question(question) or answers.is_author_question(question, authors):
+        talk = small_talk(question)
+        if talk is not None:  # "hi" / "谢谢": not declined as a question the article doesn't answer
+            result.abstained = True
+            result.kind = "abstained"
+            result.answer = small_talk_reply(talk, [d.meta.title for d in stored.manifest.documents], language)
+        elif answers.is_meta_question(question) or answers.is_author_question(question, authors):
             result.answer, result.citations = answers.meta_answer(stored, language)
             result.kind = "overview"
             result.passages = _cited_first(result.passages, stored, result.citations)
