@@ -9,39 +9,54 @@ from typing import Literal
 
 SmallTalk = Literal["greeting", "thanks", "ack"]
 
-_GREETING = (
-    r"hi|hello|hey|heya|yo|hiya|howdy|greetings|good (?:morning|afternoon|evening)|"
-    r"你好|您好|嗨|哈喽|哈啰|早上好|早安|下午好|晚上好|在吗|在不在|大家好"
-)
-_THANKS = r"(?:thanks?|thank you|thx|ty)(?: (?:so|very) much| a lot)?|cheers|谢谢|谢了|多谢|感谢|谢谢你|辛苦了"
-_ADDRESS = r"bot|there|everyone|all|机器人|啊|呀|哈|呢|你"
-_FILLER = r"ok(?:ay)?|cool|great|nice|got it|好的|好|明白了|懂了|收到"
-
-
-def _whole(words: str) -> re.Pattern[str]:
-    """Only these words, in any number, with the filler and addressing words around them."""
-    word = rf"(?:{words})"
-    extra = rf"(?:{_FILLER}|{_ADDRESS})"
-    return re.compile(rf"(?:{extra}\s*)*{word}(?:\s*(?:{word}|{extra}))*", re.IGNORECASE)
-
-
-_IS_GREETING = _whole(_GREETING)
-_IS_THANKS = _whole(_THANKS)
-_IS_ACK = _whole(_FILLER)
+# Matched by longest phrase, left to right, never by a regex with nested repetition: "谢谢你" is
+# 谢谢 + 你 or 谢谢你, and a pattern that may try both at every repeat backtracks exponentially.
+_KINDS: dict[str, tuple[str, ...]] = {
+    "greeting": (
+        "hi", "hello", "hey", "heya", "hiya", "yo", "howdy", "greetings", "good morning", "good afternoon",
+        "good evening", "你好", "您好", "嗨", "哈喽", "哈啰", "早上好", "早安", "下午好", "晚上好", "在吗", "在不在",
+        "大家好",
+    ),
+    "thanks": ("thanks", "thank you", "thank", "thx", "ty", "cheers", "谢谢", "谢了", "多谢", "感谢", "辛苦了"),
+    "ack": ("ok", "okay", "cool", "great", "nice", "got it", "好的", "好", "明白了", "懂了", "收到"),
+    # said around the others, never alone
+    "extra": (
+        "bot", "there", "everyone", "all", "so much", "very much", "a lot",
+        "机器人", "啊", "呀", "哈", "呢", "你", "您",
+    ),
+}  # fmt: skip
+_PHRASES = {phrase: kind for kind, phrases in _KINDS.items() for phrase in phrases}
+_LONGEST_FIRST = sorted(_PHRASES, key=len, reverse=True)
 _NOT_WORDS = re.compile(r"[^\w\s]+|_")  # punctuation and emoji
+
+
+def _phrases(text: str) -> list[str] | None:
+    """The text cut into known phrases, longest first at each place; None if anything else is in it."""
+    found: list[str] = []
+    at = 0
+    while at < len(text):
+        if text[at] == " ":
+            at += 1
+            continue
+        for phrase in _LONGEST_FIRST:
+            end = at + len(phrase)
+            # a Latin phrase ends a word: "hi" isn't the start of "history"
+            if text.startswith(phrase, at) and not (phrase[-1].isascii() and text[end : end + 1].isalpha()):
+                found.append(phrase)
+                at = end
+                break
+        else:
+            return None
+    return found
 
 
 def small_talk(question: str) -> SmallTalk | None:
     """'hi bot!', '你好', 'ok thanks 🙏', '好的' — nothing asked but a greeting, a thank-you or an 'ok'."""
-    text = " ".join(_NOT_WORDS.sub(" ", question).split())
-    if not text:
-        return None
-    if _IS_THANKS.fullmatch(text):
-        return "thanks"
-    if _IS_GREETING.fullmatch(text):
-        return "greeting"
-    if _IS_ACK.fullmatch(text):
-        return "ack"
+    phrases = _phrases(" ".join(_NOT_WORDS.sub(" ", question).lower().split())) or []
+    kinds = {_PHRASES[p] for p in phrases}
+    for kind in ("thanks", "greeting", "ack"):
+        if kind in kinds:
+            return kind  # type: ignore[return-value]
     return None
 
 
