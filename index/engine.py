@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from index import answer as answers
-from index.abstain import Evidence, should_abstain
+from index.abstain import Evidence, asks_only_for_more, should_abstain
 from index.chunking import Chunk
 from index.config import IndexSettings
 from index.dates import chinese_dates
@@ -229,6 +229,11 @@ class Engine:
 
         t0 = time.perf_counter()
         tokens = tokenize(question)
+        if context and asks_only_for_more(tokens):
+            # "tell me more" / "详细说说" / "why?" has no subject of its own: it is answered (and judged)
+            # as the conversation's question, not declined or searched as an off-topic one
+            question, context = context, None
+            tokens = tokenize(question)
         query_vector, own_vector = self._query_vectors(question, tokens, context, snapshot.retriever, language)
         t1 = time.perf_counter()
         search_tokens = tokens + [t for t in tokenize(context or "") if t not in tokens]

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from index import answer as answers
+from index.abstain import asks_only_for_more
 from index.chunking import SECTION_SEPARATOR
 from index.models import AskResult
 from tests.index.support import ARTICLE, line_spans
@@ -142,6 +143,40 @@ def test_follow_up_uses_the_previous_question(engine) -> None:  # type: ignore[n
     assert "15 美元" in result.answer and "2.50 美元" in result.answer
     assert any("价格" in c.quote for c in result.citations)
     check_citations(result, engine)
+
+
+@pytest.mark.parametrize(
+    ("follow_up", "context", "says"),
+    [
+        ("详细说说", "马斯克为什么站台？", "收购"),
+        ("tell me more", "What is HSDP?", "HSDP"),
+        ("举个例子", "定向 RL 是什么？", "第 42 行"),
+    ],
+)
+def test_a_follow_up_asking_for_more_is_answered_as_the_conversations_question(  # type: ignore[no-untyped-def]
+    engine, follow_up: str, context: str, says: str
+) -> None:
+    """It has no subject of its own: alone, "详细说说" is declined and "tell me more" finds anything."""
+    result = engine.ask(follow_up, context=context)
+    assert not result.abstained and says in result.answer
+    assert result.question == follow_up and result.language == ("zh" if follow_up[0] > "~" else "en")
+    check_citations(result, engine)
+    assert engine.ask("明天天气怎么样？", context=context).abstained  # a follow-up with a subject of its own
+
+
+@pytest.mark.parametrize(
+    ("tokens", "more"),
+    [
+        ([], True),
+        (["详细"], True),
+        (["details"], True),
+        (["展开", "讲讲"], True),
+        (["weather"], False),
+        (["价格"], False),
+    ],
+)
+def test_asks_only_for_more(tokens: list[str], more: bool) -> None:
+    assert asks_only_for_more(tokens) is more
 
 
 # -- the pieces, on the loaded index ---------------------------------------------------------
