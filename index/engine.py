@@ -231,8 +231,8 @@ class Engine:
         tokens = tokenize(question)
         if context and asks_only_for_more(tokens):
             # "tell me more" / "详细说说" / "why?" has no subject of its own: it is answered (and judged)
-            # as the conversation's question, not declined or searched as an off-topic one
-            question, context = context, None
+            # as the conversation's latest question that has one, not declined or searched as off-topic
+            question, context = _latest_subject(question, context)
             tokens = tokenize(question)
         query_vector, own_vector = self._query_vectors(question, tokens, context, snapshot.retriever, language)
         t1 = time.perf_counter()
@@ -405,6 +405,16 @@ def _passage(chunk: Chunk, rank: int, score: float) -> Passage:
         text=chunk.text,
         score=round(score, 6),
     )
+
+
+def _latest_subject(question: str, context: str) -> tuple[str, str | None]:
+    """The latest earlier question (context: one per line, oldest first) with a subject of its own,
+    and the questions before it as its context; the question and context as they are if none has."""
+    earlier = [line for line in context.split("\n") if line.strip()]
+    for at in range(len(earlier) - 1, -1, -1):
+        if not asks_only_for_more(tokenize(earlier[at])):
+            return earlier[at], "\n".join(earlier[:at]) or None
+    return question, context
 
 
 def _passages(stored: StoredIndex, hits: list[Hit]) -> list[Passage]:

@@ -164,6 +164,15 @@ def test_a_follow_up_asking_for_more_is_answered_as_the_conversations_question( 
     assert engine.ask("明天天气怎么样？", context=context).abstained  # a follow-up with a subject of its own
 
 
+def test_asking_for_more_continues_the_latest_question_with_a_subject(engine) -> None:  # type: ignore[no-untyped-def]
+    """The bot's context is the thread's earlier questions, oldest first: "详细说说" after "那价格呢？"
+    (itself a follow-up of the SWE-bench question) is about the price, and a second "还有呢" too."""
+    for context in (f"{SWE_ZH}\n那价格呢？", f"{SWE_ZH}\n那价格呢？\n详细说说"):
+        result = engine.ask("还有呢", context=context)
+        assert not result.abstained and "15 美元" in result.answer
+        check_citations(result, engine)
+
+
 @pytest.mark.parametrize(
     ("tokens", "more"),
     [
