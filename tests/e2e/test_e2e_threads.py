@@ -47,3 +47,8 @@ def test_an_answer_opens_a_thread_where_messages_and_ask_follow_up(bot: BotUnder
     third = bot.wait_answer_stored(_answer_id(edit.json))
     assert third["context"] and "Multilingual" in third["context"], third["context"]
     bot.wait_log(r'"via": "slash".*"follow_up": true')
+
+    # Asking only for more continues the thread's latest question: CursorBench, not a decline.
+    more = bot.say("详细说说", author=asker, channel_id=thread_id)
+    reply = bot.reply_to(more)
+    assert "63.2%" in embed_text(reply.json)
