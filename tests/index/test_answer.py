@@ -502,3 +502,14 @@ def test_table_rows_are_those_of_the_table_a_sentence_is_in_or_introduces(engine
     ]
     assert answers._table_rows(stored, rows[1]) == rows
     assert answers._table_rows(stored, _sentence_id(stored, "这种级别的站台，不是普通的「产品推荐」。")) == []
+
+
+@pytest.mark.parametrize(
+    "question", ["Why does transparency matter according to the author?", "What really happened with the model ID?"]
+)
+def test_words_that_frame_a_question_are_not_its_subject(engine, question: str) -> None:  # type: ignore[no-untyped-def]
+    """'matter' / 'happened' counted as unknown content words halved the question's known share, and
+    a weak dense match then got it declined."""
+    result = engine.ask(question)
+    assert not result.abstained
+    check_citations(result, engine)
