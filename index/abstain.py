@@ -91,58 +91,6 @@ class Evidence:
         )
 
 
-# Words of a follow-up that asks for more of the same ("详细说说", "why?", "more details please"),
-# as tokenize() leaves them: such a follow-up has no subject of its own, so it is answered and judged
-# as the conversation's question (Engine.ask); "明天天气怎么样？" has one, and is judged on it.
-_MORE = frozenset(
-    [
-        "more",
-        "detail",
-        "details",
-        "detailed",
-        "elaborate",
-        "explain",
-        "expand",
-        "continue",
-        "go",
-        "further",
-        "example",
-        "examples",
-        "else",
-        "please",
-        "really",
-        "exactly",
-        "详细",
-        "详细点",
-        "展开",
-        "讲讲",
-        "说说",
-        "继续",
-        "还有",
-        "具体",
-        "具体点",
-        "多说",
-        "再说",
-        "举例",
-        "举个",
-        "例子",
-        "为啥",
-        "咋",
-        "呢",
-        "然后",
-        "接着",
-        "细说",
-        "解释",
-        "一下",
-    ]
-)
-
-
-def asks_only_for_more(tokens: list[str]) -> bool:
-    """Nothing but "tell me more" / "why?" / "详细说说" (stopwords gone, so possibly no tokens at all)."""
-    return all(t in _MORE for t in tokens)
-
-
 _SENTENCE_START = re.compile(r"(?:^|[.!?:。！？：]\s*)[^A-Za-z0-9]*(?=[A-Za-z])")  # ends where a first word starts
 
 

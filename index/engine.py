@@ -17,11 +17,12 @@ from pathlib import Path
 import numpy as np
 
 from index import answer as answers
-from index.abstain import Evidence, asks_only_for_more, should_abstain
+from index.abstain import Evidence, should_abstain
 from index.chunking import Chunk
 from index.config import IndexSettings
 from index.dates import chinese_dates
 from index.embedding import Embedder, get_embedder
+from index.followup import asks_only_for_more, leans_on_context, refers_back
 from index.lexical import tokenize
 from index.llm_settings import LLMSettings
 from index.models import AskResult, Citation, Passage, SearchResult, SourceInfo
@@ -234,6 +235,8 @@ class Engine:
             # as the conversation's latest question that has one, not declined or searched as off-topic
             question, context = _latest_subject(question, context)
             tokens = tokenize(question)
+        if context and not (leans_on_context(question, tokens) or item_reference(question)):
+            context = None  # a question with a subject of its own is asked afresh (index/followup.py)
         query_vector, own_vector = self._query_vectors(question, tokens, context, snapshot.retriever, language)
         t1 = time.perf_counter()
         search_tokens = tokens + [t for t in tokenize(context or "") if t not in tokens]
@@ -285,6 +288,20 @@ class Engine:
             evidence = Evidence.collect(
                 snapshot.retriever, own_outcome, ranked, tokens, language, own_vector, question, bool(focus)
             )
+            known = evidence.anything_known and not evidence.names_only_unknown
+            if context and (known or refers_back(question)):
+                # "他挖走了谁？" is about what was asked before: judged with it. One that goes on to a
+                # subject of its own the article lacks ("那明天天气呢？") is judged, and declined, on it.
+                evidence = Evidence.collect(
+                    snapshot.retriever,
+                    outcome,
+                    ranked,
+                    search_tokens,
+                    language,
+                    query_vector,
+                    f"{context} {question}",
+                    bool(focus),
+                )
             declined = should_abstain(evidence, language)
             chosen: list[int] = []
             mismatch = None

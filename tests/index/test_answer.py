@@ -8,7 +8,6 @@ import re
 import pytest
 
 from index import answer as answers
-from index.abstain import asks_only_for_more
 from index.chunking import SECTION_SEPARATOR
 from index.models import AskResult
 from tests.index.support import ARTICLE, line_spans
@@ -171,21 +170,6 @@ def test_asking_for_more_continues_the_latest_question_with_a_subject(engine) ->
         result = engine.ask("还有呢", context=context)
         assert not result.abstained and "15 美元" in result.answer
         check_citations(result, engine)
-
-
-@pytest.mark.parametrize(
-    ("tokens", "more"),
-    [
-        ([], True),
-        (["详细"], True),
-        (["details"], True),
-        (["展开", "讲讲"], True),
-        (["weather"], False),
-        (["价格"], False),
-    ],
-)
-def test_asks_only_for_more(tokens: list[str], more: bool) -> None:
-    assert asks_only_for_more(tokens) is more
 
 
 # -- the pieces, on the loaded index ---------------------------------------------------------
