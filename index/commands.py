@@ -185,7 +185,7 @@ def eval(args: argparse.Namespace, settings: IndexSettings) -> int:
         return _compare(questions, settings, args)
     engine = _engine(settings)
     texts = {c.chunk_id: c.text for c in engine.snapshot.stored.chunks}
-    report = evaluate(questions, lambda q: engine.ask(q, args.k), texts.__getitem__)
+    report = evaluate(questions, lambda q, c: engine.ask(q, args.k, context=c), texts.__getitem__)
     if args.json:
         print(report_json(report))
         return EXIT_OK
@@ -212,7 +212,9 @@ def _compare(questions: list, settings: IndexSettings, args: argparse.Namespace)
         engine = Engine(variant)
         texts = {c.chunk_id: c.text for c in engine.snapshot.stored.chunks}
         for mode in ("dense", "lexical", "hybrid"):
-            report = evaluate(questions, lambda q, e=engine, m=mode: e.ask(q, args.k, mode=m), texts.__getitem__)
+            report = evaluate(
+                questions, lambda q, c, e=engine, m=mode: e.ask(q, args.k, context=c, mode=m), texts.__getitem__
+            )
             results[f"{model} {mode}"] = report.model_dump()
             rows += [(f"{model.split(':')[-1]} {mode}", lang, m) for lang, m in report.by_language.items()]
     if args.json:

@@ -28,6 +28,8 @@ class EvalQuestion(BaseModel):
     q: str
     gold: list[str] = Field(default_factory=list)
     facts: list[str] = Field(default_factory=list)
+    # our extension of the format: the earlier question(s) of a follow-up, one per line, oldest first
+    context: str | None = None
 
 
 class Metrics(BaseModel):
@@ -78,13 +80,14 @@ def _relevant(text: str, gold: list[str]) -> bool:
 
 def evaluate(
     questions: Iterable[EvalQuestion],
-    ask: Callable[[str], AskResult],
+    ask: Callable[[str, str | None], AskResult],
     chunk_text: Callable[[str], str],
 ) -> Report:
-    """Run every question through ``ask`` and score it; ``chunk_text`` maps a chunk id to its text."""
+    """Run every question (with its context, if a follow-up) through ``ask`` and score it;
+    ``chunk_text`` maps a chunk id to its text."""
     rows: dict[str, list[tuple[EvalQuestion, AskResult]]] = {}
     for question in questions:
-        rows.setdefault(question.lang, []).append((question, ask(question.q)))
+        rows.setdefault(question.lang, []).append((question, ask(question.q, question.context)))
     by_language = {lang: _metrics(pairs, chunk_text) for lang, pairs in sorted(rows.items())}
     all_pairs = [pair for pairs in rows.values() for pair in pairs]
     if len(rows) > 1:

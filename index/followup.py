@@ -75,7 +75,8 @@ def asks_only_for_more(tokens: list[str]) -> bool:
 def leans_on_context(question: str, tokens: list[str]) -> bool:
     """The question needs the one before to be understood: it goes on from it, names it by a
     pronoun, or is a word or none."""
-    return len(tokens) <= _FEW_TOKENS or bool(_GOES_ON.search(question)) or refers_back(question)
+    words = [t for t in tokens if len(t) > 1]  # 跟, 比 in "跟谁比？" say nothing of a subject
+    return len(words) <= _FEW_TOKENS or bool(_GOES_ON.search(question)) or refers_back(question)
 
 
 def refers_back(question: str) -> bool:

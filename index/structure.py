@@ -28,7 +28,7 @@ _ARTICLE = r"(?:the|this) (?:article|piece|post|text|essay)"
 _LAST_EN = re.compile(
     r"\b(?:conclusion|concluding (?:section|part|paragraph|words)|closing (?:section|part|paragraph|words)"
     r"|(?:final|last) (?:section|part|paragraph|sentence|line|words))\b"
-    rf"|\b(?:the )?end(?:ing)? of {_ARTICLE}\b|\bhow does {_ARTICLE} end\b",
+    rf"|\b(?:the )?end(?:ing)? of {_ARTICLE}\b|\bhow does {_ARTICLE} end\b|\b(?:{_ARTICLE}|the author) concludes?\b",
     re.IGNORECASE,
 )
 # "at the end" is the article's end only in a question about the article ("…the article say … at the

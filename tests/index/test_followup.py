@@ -19,6 +19,7 @@ from index.lexical import tokenize
         ("how does it help?", True),
         ("Multilingual?", True),
         ("详细说说", True),
+        ("跟谁比", True),  # 跟 and 比 are words, but one character each: no subject
         ("Composer 2.5 在 SWE-bench Verified 上的成绩是多少？", False),
         ("What is Composer 2.5's input price?", False),
         ("马斯克为什么站台", False),

@@ -26,6 +26,7 @@ from index.structure import (
         ("结语里怎么定性这件事的", LAST),
         ("文章最后一句话说的啥", LAST),
         ("文章的结论是什么", LAST),
+        ("What does the article conclude?", LAST),
         ("作者最后的结论是啥", LAST),
         ("What's the hidden storyline in section 5?", 5),
         ("Summarize the third section", 3),
@@ -50,6 +51,7 @@ def test_section_reference(question: str, position: int) -> None:
         "What happens at the end of training?",
         "What's the first part of the RL training?",  # a stage, not the article's first section
         "Which company did Cursor partner with for compute?",
+        "How did Cursor conclude the deal?",
         "传闻的结论是什么",  # the rumour's verdict (section 1), not the article's conclusion
     ],
 )
