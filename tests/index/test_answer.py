@@ -144,34 +144,6 @@ def test_follow_up_uses_the_previous_question(engine) -> None:  # type: ignore[n
     check_citations(result, engine)
 
 
-@pytest.mark.parametrize(
-    ("follow_up", "context", "says"),
-    [
-        ("详细说说", "马斯克为什么站台？", "收购"),
-        ("tell me more", "What is HSDP?", "HSDP"),
-        ("举个例子", "定向 RL 是什么？", "第 42 行"),
-    ],
-)
-def test_a_follow_up_asking_for_more_is_answered_as_the_conversations_question(  # type: ignore[no-untyped-def]
-    engine, follow_up: str, context: str, says: str
-) -> None:
-    """It has no subject of its own: alone, "详细说说" is declined and "tell me more" finds anything."""
-    result = engine.ask(follow_up, context=context)
-    assert not result.abstained and says in result.answer
-    assert result.question == follow_up and result.language == ("zh" if follow_up[0] > "~" else "en")
-    check_citations(result, engine)
-    assert engine.ask("明天天气怎么样？", context=context).abstained  # a follow-up with a subject of its own
-
-
-def test_asking_for_more_continues_the_latest_question_with_a_subject(engine) -> None:  # type: ignore[no-untyped-def]
-    """The bot's context is the thread's earlier questions, oldest first: "详细说说" after "那价格呢？"
-    (itself a follow-up of the SWE-bench question) is about the price, and a second "还有呢" too."""
-    for context in (f"{SWE_ZH}\n那价格呢？", f"{SWE_ZH}\n那价格呢？\n详细说说"):
-        result = engine.ask("还有呢", context=context)
-        assert not result.abstained and "15 美元" in result.answer
-        check_citations(result, engine)
-
-
 # -- the pieces, on the loaded index ---------------------------------------------------------
 
 

@@ -7,6 +7,7 @@ import pytest
 
 from index.followup import asks_only_for_more, leans_on_context, refers_back
 from index.lexical import tokenize
+from tests.index.test_answer import SWE_ZH, check_citations
 
 
 @pytest.mark.parametrize(
@@ -61,6 +62,10 @@ def test_asks_only_for_more(tokens: list[str], more: bool) -> None:
 @pytest.mark.parametrize(
     ("context", "follow_up", "says"),
     [
+        # asking only for more: answered as the question before ("详细说说" alone is declined)
+        ("马斯克为什么站台？", "详细说说", "收购"),
+        ("What is HSDP?", "tell me more", "HSDP"),
+        ("定向 RL 是什么？", "举个例子", "第 42 行"),
         ("Composer 2.5 在 SWE-bench Verified 上的成绩是多少？", "那 Multilingual 呢？", "73.7%"),
         ("How much does Composer 2.5 Fast cost for input?", "what about output?", "2.50 美元"),
         ("马斯克为什么给 Cursor 站台？", "他挖走了谁？", "Arvid Lunnemark"),  # declined before: judged alone
@@ -73,6 +78,17 @@ def test_a_follow_up_is_answered_with_the_question_before(  # type: ignore[no-un
 ) -> None:
     result = engine.ask(follow_up, context=context)
     assert not result.abstained and says in result.answer, result.answer
+    assert result.question == follow_up and result.language == ("zh" if follow_up[0] > "~" else "en")
+    check_citations(result, engine)
+
+
+def test_asking_for_more_continues_the_latest_question_with_a_subject(engine) -> None:  # type: ignore[no-untyped-def]
+    """The bot's context is the thread's earlier questions, oldest first: "还有呢" after "那价格呢？"
+    (itself a follow-up of the SWE-bench question) is about the price, and after a "详细说说" too."""
+    for context in (f"{SWE_ZH}\n那价格呢？", f"{SWE_ZH}\n那价格呢？\n详细说说"):
+        result = engine.ask("还有呢", context=context)
+        assert not result.abstained and "15 美元" in result.answer
+        check_citations(result, engine)
 
 
 @pytest.mark.parametrize(
