@@ -30,7 +30,7 @@ from index.retrieval import Hit, Mode, RetrievalParams, Retriever, SearchOutcome
 from index.smalltalk import small_talk, small_talk_reply
 from index.store import IndexLoadError, StoredIndex, current_version, load_current, load_version
 from index.structure import item_reference, referenced_chunks, section_reference
-from index.text import detect_language, truecase, validate_question
+from index.text import QuestionError, detect_language, truecase, validate_question
 
 log = logging.getLogger(__name__)
 CONTEXT_WEIGHT = 0.5  # how much a follow-up's previous question steers retrieval
@@ -219,7 +219,7 @@ class Engine:
         Raises QuestionError for unusable input (empty, too long, no words)."""
         started = time.perf_counter()
         asked = validate_question(raw_question)
-        context = validate_question(context) if context and context.strip() else None
+        context = _clean_context(context)
         language = detect_language(asked)
         # searched and answered as the article writes dates: "May 18" → "5 月 18 日"
         question = chinese_dates(asked)
@@ -422,6 +422,18 @@ def _passage(chunk: Chunk, rank: int, score: float) -> Passage:
         text=chunk.text,
         score=round(score, 6),
     )
+
+
+def _clean_context(context: str | None) -> str | None:
+    """The earlier questions cleaned as questions are, one per line still (a line left empty, an
+    emoji say, is dropped): None if none is left."""
+    lines = []
+    for line in (context or "").split("\n"):
+        try:
+            lines.append(validate_question(line))
+        except QuestionError:
+            continue
+    return "\n".join(lines) or None
 
 
 def _latest_subject(question: str, context: str) -> tuple[str, str | None]:

@@ -85,9 +85,11 @@ def test_a_follow_up_is_answered_with_the_question_before(  # type: ignore[no-un
 def test_asking_for_more_continues_the_latest_question_with_a_subject(engine) -> None:  # type: ignore[no-untyped-def]
     """The bot's context is the thread's earlier questions, oldest first: "还有呢" after "那价格呢？"
     (itself a follow-up of the SWE-bench question) is about the price, and after a "详细说说" too."""
-    for context in (f"{SWE_ZH}\n那价格呢？", f"{SWE_ZH}\n那价格呢？\n详细说说"):
+    price = engine.ask("那价格呢？", context=SWE_ZH)
+    for context in (f"{SWE_ZH}\n那价格呢？", f"{SWE_ZH}\n那价格呢？\n详细说说", f"{SWE_ZH}\n👍\n那价格呢？"):
         result = engine.ask("还有呢", context=context)
         assert not result.abstained and "15 美元" in result.answer
+        assert (result.answer, result.citations) == (price.answer, price.citations)
         check_citations(result, engine)
 
 
