@@ -497,6 +497,24 @@ def term_sentence(
     return found if found_share >= share else None
 
 
+def widen(stored: StoredIndex, chosen: list[int], limit: int = MAX_ANSWER_CHARS) -> list[int]:
+    """The chosen sentences with their neighbours in the passage, nearest first, as many as fit in
+    ``limit`` characters: "详细说说" after an answer gets more of where it came from."""
+    if not chosen:
+        return chosen
+    chunk = stored.sentences[chosen[0]].chunk
+    lo, hi = int(stored.sentence_starts[chunk]), int(stored.sentence_starts[chunk + 1])
+    picked = set(chosen)
+    low, high = min(c for c in chosen if lo <= c < hi), max(c for c in chosen if lo <= c < hi)
+    while True:
+        options = [i for i in (high + 1, low - 1) if lo <= i < hi and not is_heading(stored, i)]
+        fitting = [i for i in options if _length(stored, [*picked, i]) <= limit]
+        if not fitting:
+            return sorted(picked)
+        picked.add(fitting[0])
+        low, high = min(low, fitting[0]), max(high, fitting[0])
+
+
 def _length(stored: StoredIndex, sentences: list[int]) -> int:
     return sum(len(stored.sentence_text(stored.sentences[s])) for s in sentences)
 

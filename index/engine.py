@@ -230,7 +230,8 @@ class Engine:
 
         t0 = time.perf_counter()
         tokens = tokenize(question)
-        if context and asks_only_for_more(tokens):
+        more = bool(context) and asks_only_for_more(tokens)
+        if context and more:
             # "tell me more" / "详细说说" / "why?" has no subject of its own: it is answered (and judged)
             # as the conversation's latest question that has one, not declined or searched as off-topic
             question, context = _latest_subject(question, context)
@@ -310,6 +311,8 @@ class Engine:
                 listing = answers.is_list_question(question) if item is None else answers.opens_list(stored, item)
                 terms = snapshot.retriever.term_weights(tokens)
                 chosen = answers.pick_sentences(stored, ranked, self.answer_params, listing, terms)
+                if more:  # more of the passage the answer came from, not the same answer again
+                    chosen = answers.widen(stored, chosen)
                 # sentences about another version of what was asked (Composer 2.5 for Composer 2)
                 # don't answer it, however close they are
                 said = " ".join(answers.render_sentence(stored, stored.sentences[s]) for s in chosen)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from index import answer as answers
 from index.followup import asks_only_for_more, leans_on_context, refers_back
 from index.lexical import tokenize
 from tests.index.test_answer import SWE_ZH, check_citations
@@ -84,13 +85,25 @@ def test_a_follow_up_is_answered_with_the_question_before(  # type: ignore[no-un
 
 def test_asking_for_more_continues_the_latest_question_with_a_subject(engine) -> None:  # type: ignore[no-untyped-def]
     """The bot's context is the thread's earlier questions, oldest first: "还有呢" after "那价格呢？"
-    (itself a follow-up of the SWE-bench question) is about the price, and after a "详细说说" too."""
+    (itself a follow-up of the SWE-bench question) is about the price, and after a "详细说说" too:
+    the price answer, widened with more of its passage."""
     price = engine.ask("那价格呢？", context=SWE_ZH)
+    said = price.answer.removeprefix("根据文章：").rsplit(" [", 1)[0]
     for context in (f"{SWE_ZH}\n那价格呢？", f"{SWE_ZH}\n那价格呢？\n详细说说", f"{SWE_ZH}\n👍\n那价格呢？"):
         result = engine.ask("还有呢", context=context)
-        assert not result.abstained and "15 美元" in result.answer
-        assert (result.answer, result.citations) == (price.answer, price.citations)
+        assert not result.abstained and said in result.answer and len(result.answer) > len(price.answer)
+        assert [c.chunk_id for c in result.citations] == [c.chunk_id for c in price.citations]
         check_citations(result, engine)
+
+
+def test_widen_adds_the_nearest_sentences_of_the_passage_that_fit(engine) -> None:  # type: ignore[no-untyped-def]
+    stored = engine.snapshot.stored
+    best = next(i for i, s in enumerate(stored.sentences) if stored.sentence_text(s).startswith("这种级别的站台"))
+    wider = answers.widen(stored, [best])
+    assert best in wider and wider == list(range(wider[0], wider[-1] + 1)) and len(wider) > 1
+    assert {stored.sentences[i].chunk for i in wider} == {stored.sentences[best].chunk}
+    assert sum(len(stored.sentence_text(stored.sentences[i])) for i in wider) <= answers.MAX_ANSWER_CHARS
+    assert answers.widen(stored, [best], limit=10) == [best]  # nothing more fits
 
 
 @pytest.mark.parametrize(
