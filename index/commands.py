@@ -224,11 +224,14 @@ def _compare(questions: list, settings: IndexSettings, args: argparse.Namespace)
     return EXIT_OK if rows else EXIT_USAGE
 
 
+CHAT_CONTEXT_QUESTIONS = 3  # the earlier questions a chat question may follow up on
+
+
 def chat(args: argparse.Namespace, settings: IndexSettings) -> int:
     engine = _engine(settings, llm=None)
     title = engine.snapshot.stored.manifest.documents[0].meta.title if engine.snapshot.stored.manifest.documents else ""
     print(f"Ask about “{title}” in Chinese or English. 输入问题；exit / Ctrl-D 退出。")
-    previous: str | None = None
+    earlier: list[str] = []  # a follow-up ("那价格呢？", "他挖走了谁？") is read after these, as in a thread
     while True:
         try:
             line = input("\n> ")
@@ -240,11 +243,9 @@ def chat(args: argparse.Namespace, settings: IndexSettings) -> int:
         if not line.strip():
             continue
         try:
-            result = engine.ask(line)
+            result = engine.ask(line, context="\n".join(earlier[-CHAT_CONTEXT_QUESTIONS:]) or None)
         except QuestionError as error:
             print(f"（{error}）")
             continue
         print(render_answer(result))
-        previous = result.question
-    del previous
-    return EXIT_USAGE
+        earlier.append(result.question)

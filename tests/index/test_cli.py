@@ -87,7 +87,13 @@ def runs(built_index, tmp_path_factory: pytest.TempPathFactory):  # type: ignore
         stdin=f"{SWE_ASK}\n\n   \n🙂🙂🙂\nWhat is the capital of France?\n",
     )
     runs.start("eval", "eval", "tests/eval/dev_questions.jsonl", "--json", "--index", index)
-    runs.start("chat", "chat", "--index", index, stdin="Composer 2.5 的价格是多少？\n\nexit\n")
+    runs.start(
+        "chat",
+        "chat",
+        "--index",
+        index,
+        stdin="Composer 2.5 的价格是多少？\n\n马斯克为什么给 Cursor 站台？\n他挖走了谁？\nexit\n",
+    )
     runs.start(
         "build-first",
         "search",
@@ -295,6 +301,7 @@ def test_chat(runs: Runs) -> None:
     assert "Composer 2/2.5 技术拆解与行业启示" in out  # the greeting names the article
     assert "15 美元" in out and "[1]" in out
     assert "Sources / 出处" in out
+    assert "Arvid Lunnemark" in out  # "他挖走了谁？" follows the question before (alone it is declined)
 
 
 def test_common_options_before_the_command(built_index, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
