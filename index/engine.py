@@ -168,20 +168,29 @@ class Engine:
             self._remember(missing, self.embedder.encode_queries(missing))
 
     def _generate(
-        self, result: AskResult, stored: StoredIndex, ranked: list[int], on_partial: PartialHandler | None = None
+        self,
+        result: AskResult,
+        stored: StoredIndex,
+        ranked: list[int],
+        on_partial: PartialHandler | None = None,
+        follows: str | None = None,
     ) -> AskResult:
         """A written answer from the configured LLM; the extractive one stays on any failure.
         With ``on_partial``, the answer streams and each partial text (at most one a second) is
-        handed to it as it arrives; the result is the same as without."""
+        handed to it as it arrives; the result is the same as without. ``follows``: the earlier
+        question(s) a follow-up leans on, which the model needs to read "他挖走了谁？"."""
         from index.generate import Done, Partial, apply_generated, sentence_quotes
 
         started = time.perf_counter()
         assert self.generator is not None
+        question = result.question
+        if follows:
+            question += "\n(a follow-up to: " + " / ".join(follows.split("\n")) + ")"
         if on_partial is None:
-            outcome = self.generator.generate(result.question, result.passages, result.language)
+            outcome = self.generator.generate(question, result.passages, result.language)
         else:
             outcome = None
-            for event in self.generator.stream(result.question, result.passages, result.language):
+            for event in self.generator.stream(question, result.passages, result.language):
                 if isinstance(event, Partial):
                     try:
                         on_partial(event.text)
@@ -331,7 +340,9 @@ class Engine:
                 result.answer, result.citations = answers.compose(stored, chosen, language)
                 result.passages = _including_cited(result.passages, stored, result.citations)
                 if use_llm and self.generator is not None:
-                    result = self._generate(result, stored, [s.sentence for s in ranked], on_partial)
+                    # the model reads the question as asked: tell it what a follow-up follows
+                    follows = "\n".join(q for q in (context, question if more else None) if q)
+                    result = self._generate(result, stored, [s.sentence for s in ranked], on_partial, follows)
         t3 = time.perf_counter()
         result.timings_ms = result.timings_ms | {
             "embed": round((t1 - t0) * 1000, 2),

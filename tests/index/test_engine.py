@@ -175,3 +175,24 @@ def test_a_generated_answer_streams_to_on_partial(engine) -> None:  # type: igno
     assert streamed.answer == whole.answer == text
     assert streamed.citations == whole.citations and streamed.kind == whole.kind
     assert partials and all(text.startswith(p) for p in partials), partials
+
+
+def test_the_model_is_told_what_a_follow_up_follows(engine) -> None:  # type: ignore[no-untyped-def]
+    from index.llm_settings import LLMSettings
+    from tests.fakeopenai import FakeOpenAI, Reply
+
+    with FakeOpenAI() as fake:
+        llm = LLMSettings(base_url=fake.base_url, model="fake-model", timeout=5, deadline=10)
+        writer = Engine(engine.settings, embedder=engine.embedder, llm=llm)
+        fake.script(*[Reply.text("Arvid Lunnemark [1].")] * 3)
+        try:
+            writer.ask("他挖走了谁？", context="马斯克为什么给 Cursor 站台？")
+            writer.ask("详细说说", context="马斯克为什么给 Cursor 站台？")
+            writer.ask("Composer 2.5 多少钱？", context="马斯克为什么给 Cursor 站台？")  # its own subject
+        finally:
+            assert writer.generator is not None
+            writer.generator.close()
+        prompts = [r.json["messages"][-1]["content"] for r in fake.requests if r.method == "POST"]
+    assert "他挖走了谁？\n(a follow-up to: 马斯克为什么给 Cursor 站台？)" in prompts[0]
+    assert "详细说说\n(a follow-up to: 马斯克为什么给 Cursor 站台？)" in prompts[1]
+    assert "follow-up" not in prompts[2]
