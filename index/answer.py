@@ -498,8 +498,9 @@ def term_sentence(
 
 
 def widen(stored: StoredIndex, chosen: list[int], limit: int = MAX_ANSWER_CHARS) -> list[int]:
-    """The chosen sentences with their neighbours in the passage, nearest first, as many as fit in
-    ``limit`` characters: "详细说说" after an answer gets more of where it came from."""
+    """The chosen sentences with their neighbours in the passage as many as fit in ``limit``
+    characters, the next one before the one before: "详细说说" after an answer gets more of where it
+    came from."""
     if not chosen:
         return chosen
     chunk = stored.sentences[chosen[0]].chunk

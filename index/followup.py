@@ -12,49 +12,14 @@ from __future__ import annotations
 import re
 
 # Words of a follow-up that asks for more of the same ("详细说说", "why?", "more details please"),
-# as tokenize() leaves them (stopwords gone): it has no subject of its own at all.
+# as tokenize() leaves them ("more", "please", 呢 are stopwords; 详细点 is 详细 + 点): no subject at all.
 _MORE = frozenset(
-    [
-        "more",
-        "detail",
-        "details",
-        "detailed",
-        "elaborate",
-        "explain",
-        "expand",
-        "continue",
-        "go",
-        "further",
-        "example",
-        "examples",
-        "else",
-        "please",
-        "really",
-        "exactly",
-        "详细",
-        "详细点",
-        "展开",
-        "讲讲",
-        "说说",
-        "继续",
-        "还有",
-        "具体",
-        "具体点",
-        "多说",
-        "再说",
-        "举例",
-        "举个",
-        "例子",
-        "为啥",
-        "咋",
-        "呢",
-        "然后",
-        "接着",
-        "细说",
-        "解释",
-        "一下",
-    ]
-)
+    (
+        "detail", "details", "detailed", "elaborate", "expand", "continue", "go", "further", "example", "examples",
+        "else", "详细", "展开", "讲讲", "继续", "还有", "多", "点", "再说", "举例", "举个", "例子", "为啥", "咋",
+        "然后", "接着", "细说", "解释",
+    )
+)  # fmt: skip
 # It goes on from the question before: an opening "and / what about / 那", or a closing 呢 ...
 _GOES_ON = re.compile(
     r"^\s*(?:(?:and|so|also|then|what about|how about)\b|那么?|还有|另外|然后)|呢\s*[?？!！。.]*\s*$", re.IGNORECASE
