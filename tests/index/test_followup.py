@@ -46,18 +46,22 @@ def test_refers_back(question: str, back: bool) -> None:
 
 
 @pytest.mark.parametrize(
-    ("tokens", "more"),
+    ("question", "more"),
     [
-        ([], True),
-        (["详细"], True),
-        (["details"], True),
-        (["展开", "讲讲"], True),
-        (["weather"], False),
-        (["价格"], False),
+        ("详细说说", True),
+        ("多说点", True),
+        ("tell me more", True),
+        ("more details please", True),
+        ("can you elaborate?", True),
+        ("举个例子", True),
+        ("then what?", True),
+        ("第三点呢", False),
+        ("what about the weather?", False),
+        ("那价格呢？", False),
     ],
 )
-def test_asks_only_for_more(tokens: list[str], more: bool) -> None:
-    assert asks_only_for_more(tokens) is more
+def test_asks_only_for_more(question: str, more: bool) -> None:
+    assert asks_only_for_more(tokenize(question)) is more
 
 
 @pytest.mark.parametrize(
