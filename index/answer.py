@@ -511,6 +511,8 @@ def widen(stored: StoredIndex, chosen: list[int], limit: int = MAX_ANSWER_CHARS)
         options = [i for i in (high + 1, low - 1) if lo <= i < hi and not is_heading(stored, i)]
         fitting = [i for i in options if _length(stored, [*picked, i]) <= limit]
         if not fitting:
+            if high not in chosen and _is_lead_in(stored, high):
+                picked.discard(high)  # "背后的关系很复杂：" without what it leads into would end the answer
             return sorted(picked)
         picked.add(fitting[0])
         low, high = min(low, fitting[0]), max(high, fitting[0])

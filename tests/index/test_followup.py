@@ -108,6 +108,10 @@ def test_widen_adds_the_nearest_sentences_of_the_passage_that_fit(engine) -> Non
     assert {stored.sentences[i].chunk for i in wider} == {stored.sentences[best].chunk}
     assert sum(len(stored.sentence_text(stored.sentences[i])) for i in wider) <= answers.MAX_ANSWER_CHARS
     assert answers.widen(stored, [best], limit=10) == [best]  # nothing more fits
+    lead = best + 1
+    assert stored.sentence_text(stored.sentences[lead]) == "背后的关系很复杂："
+    room = sum(len(stored.sentence_text(stored.sentences[i])) for i in (best, lead))
+    assert answers.widen(stored, [best], limit=room) == [best]  # not ended on a lead-in without its list
 
 
 @pytest.mark.parametrize(
