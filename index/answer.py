@@ -383,6 +383,30 @@ def _lists_of(stored: StoredIndex, sid: int) -> list[tuple[list[int], str]]:
     return lists
 
 
+# What a list question may call the items it wants: "the three lessons", 哪几个阶段
+_LIST_NOUN = re.compile(
+    r"\b(lesson|takeaway|stage|phase|step|implication|insight)s?\b|(启示|教训|阶段|步骤)", re.IGNORECASE
+)
+
+
+def named_list_lead(stored: StoredIndex, ranked: list[ScoredSentence], question: str, expand) -> int | None:  # type: ignore[no-untyped-def]
+    """The lead-in of the list, among the best-ranked sentences' (the first five), whose lead-in or
+    headings use the noun the question calls its items ("the three lessons" → 启示): answered with
+    that list, not the nearest one ("他们做了三件事："). None without such a noun, list or lead-in."""
+    match = _LIST_NOUN.search(question)
+    if match is None:
+        return None
+    noun = (match.group(1) or match.group(2)).lower()
+    nouns = expand(tokenize(noun)) or [noun]
+    for scored in ranked[:5]:
+        lead = _lead_in_of(stored, scored.sentence)
+        lists = _lists_of(stored, scored.sentence) if lead is not None else []
+        # the first list is the lead-in's own (the others are its section's sub-sections)
+        if lists and lists[0][0] == _list_items(stored, lead) and any(n in lists[0][1].lower() for n in nouns):
+            return lead
+    return None
+
+
 def list_item(
     stored: StoredIndex, ranked: list[ScoredSentence], position: int, nouns: list[str], within: int = 5
 ) -> int | None:

@@ -318,6 +318,12 @@ class Engine:
             if not declined:
                 # an item that opens a list of its own ("阶段二" → "他们做了三件事：") is answered with it
                 listing = answers.is_list_question(question) if item is None else answers.opens_list(stored, item)
+                if listing and item is None:
+                    # "the three lessons": the list its lead-in or headings call so, led by its lead-in
+                    lead = answers.named_list_lead(stored, ranked, question, snapshot.retriever.expand)
+                    if lead is not None and lead != ranked[0].sentence:
+                        first = answers.ScoredSentence(lead, ranked[0].score, 0)
+                        ranked = [first, *(s for s in ranked if s.sentence != lead)]
                 terms = snapshot.retriever.term_weights(tokens)
                 chosen = answers.pick_sentences(stored, ranked, self.answer_params, listing, terms)
                 if more:  # more of the passage the answer came from, not the same answer again

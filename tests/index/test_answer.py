@@ -318,6 +318,16 @@ def test_list_questions(question: str, listing: bool) -> None:
     assert answers.is_list_question(question) is listing
 
 
+@pytest.mark.parametrize("question", ["Give me the three lessons", "讲讲那几个启示"])
+def test_a_list_question_naming_its_items_gets_that_list(engine, question: str) -> None:  # type: ignore[no-untyped-def]
+    """'the three lessons' is nearer to RL's '他们做了三件事：' than to the lessons' lead-in; the noun
+    picks the list whose lead-in or headings use it."""
+    result = engine.ask(question)
+    for item in ("第一，开源模型", "第二，垂直场景", "第三，透明度"):
+        assert item in result.answer
+    check_citations(result, engine)
+
+
 def test_a_list_question_gets_every_item_of_the_list(engine) -> None:  # type: ignore[no-untyped-def]
     subsections = engine.ask("文章对行业有哪些启示？")
     for item in ("第一，开源模型", "第二，垂直场景", "第三，透明度"):
