@@ -93,12 +93,12 @@ def _header_citation(stored: StoredIndex, doc_id: str, title: str, n: int) -> Ci
     index = next((i for i, c in enumerate(stored.chunks) if c.doc_id == doc_id and c.section == title), None)
     if index is None:
         return None
-    lo, hi = int(stored.sentence_starts[index]), int(stored.sentence_starts[index + 1])
-    if hi <= lo:
+    own = stored.sentences_of(index)
+    if not own:
         return None
     header = stored.chunks[index]
-    cite = citation_for(stored, n, stored.sentences[lo])
-    cite.end = stored.sentences[hi - 1].end
+    cite = citation_for(stored, n, stored.sentences[own[0]])
+    cite.end = stored.sentences[own[-1]].end
     cite.quote = header.text[: cite.end - header.start]
     cite.paragraphs = header.paragraphs
     return cite
@@ -157,7 +157,7 @@ def score_sentences(
     retrieval) plus lexical overlap, with a small prior for higher-ranked passages."""
     scored = []
     for rank, chunk in enumerate(passage_chunks[: params.passages]):
-        for sid in range(int(stored.sentence_starts[chunk]), int(stored.sentence_starts[chunk + 1])):
+        for sid in stored.sentences_of(chunk):
             if sid not in sentence_scores or is_heading(stored, sid):
                 continue
             overlap = lexical_overlap(question_tokens, stored.sentence_text(stored.sentences[sid]))
@@ -248,11 +248,10 @@ def _opening(stored: StoredIndex, sid: int) -> int | None:
 def _table_rows(stored: StoredIndex, sid: int) -> list[int]:
     """The data rows (header row left out) of the table a sentence is a row of, or introduces as
     the sentence right before it: a table is a list ("在哪些基准上测试了？" → every benchmark's row)."""
-    chunk = stored.sentences[sid].chunk
-    lo, hi = int(stored.sentence_starts[chunk]), int(stored.sentence_starts[chunk + 1])
+    own = stored.sentences_of(stored.sentences[sid].chunk)
 
     def is_row(i: int) -> bool:
-        return lo <= i < hi and _is_table_row(stored.sentence_text(stored.sentences[i]))
+        return i in own and _is_table_row(stored.sentence_text(stored.sentences[i]))
 
     start = sid if is_row(sid) else sid + 1 if is_row(sid + 1) else None
     if start is None:
@@ -302,16 +301,16 @@ def _list_items(stored: StoredIndex, lead: int) -> list[int]:
     if items:
         return items
     chunk = sentences[lead].chunk
-    if lead + 1 != int(stored.sentence_starts[chunk + 1]):
+    if lead + 1 != stored.sentences_of(chunk).stop:
         return []
     parent = chunks[chunk].section + SECTION_SEPARATOR
     section = chunks[chunk].section
     for later in range(chunk + 1, len(chunks)):
         if chunks[later].doc_id != doc or not chunks[later].section.startswith(parent):
             break
-        first = int(stored.sentence_starts[later])
-        if chunks[later].section != section and first < int(stored.sentence_starts[later + 1]):
-            items.append(first)
+        own = stored.sentences_of(later)
+        if chunks[later].section != section and own:
+            items.append(own[0])
             section = chunks[later].section
     return items
 
@@ -321,7 +320,7 @@ def _lead_in_of(stored: StoredIndex, sid: int) -> int | None:
     a bullet paragraph, the sentence before the run of bullets, if it ends with a colon."""
     if _is_lead_in(stored, sid):
         return sid
-    lo = int(stored.sentence_starts[stored.sentences[sid].chunk])
+    lo = stored.sentences_of(stored.sentences[sid].chunk).start
     before = sid
     while before >= lo:
         paragraph = before
@@ -357,10 +356,10 @@ def _sub_section_items(stored: StoredIndex, sid: int) -> list[int]:
         hi += 1
     firsts: dict[str, int] = {}
     for i in range(lo, hi + 1):
-        start, end = int(stored.sentence_starts[i]), int(stored.sentence_starts[i + 1])
-        if chunks[i].section != parent and start < end:  # the lead-in is no item
+        own = stored.sentences_of(i)
+        if chunks[i].section != parent and own:  # the lead-in is no item
             child = chunks[i].section[len(parent) + len(SECTION_SEPARATOR) :].split(SECTION_SEPARATOR)[0]
-            firsts.setdefault(child, start)
+            firsts.setdefault(child, own[0])
     return list(firsts.values())
 
 
@@ -424,7 +423,7 @@ def list_item(
 def _first_statement(stored: StoredIndex, sid: int) -> int:
     """The sentence itself, or the first after it in its passage that isn't a title-like heading
     ("阶段一：继续预训练（Continued Pretraining）" names the item; the next sentence says what it is)."""
-    end = int(stored.sentence_starts[stored.sentences[sid].chunk + 1])
+    end = stored.sentences_of(stored.sentences[sid].chunk).stop
     while is_heading(stored, sid) and sid + 1 < end:
         sid += 1
     return sid
@@ -511,7 +510,7 @@ def term_sentence(
         return None
     chunk = stored.sentences[best].chunk
     found, found_share = None, 0.0
-    for sid in range(int(stored.sentence_starts[chunk]), int(stored.sentence_starts[chunk + 1])):
+    for sid in stored.sentences_of(chunk):
         if sid in chosen or is_heading(stored, sid):
             continue
         present = _token_set(stored.sentence_text(stored.sentences[sid]))
@@ -527,12 +526,11 @@ def widen(stored: StoredIndex, chosen: list[int], limit: int = MAX_ANSWER_CHARS)
     came from."""
     if not chosen:
         return chosen
-    chunk = stored.sentences[chosen[0]].chunk
-    lo, hi = int(stored.sentence_starts[chunk]), int(stored.sentence_starts[chunk + 1])
+    own = stored.sentences_of(stored.sentences[chosen[0]].chunk)
     picked = set(chosen)
-    low, high = min(c for c in chosen if lo <= c < hi), max(c for c in chosen if lo <= c < hi)
+    low, high = min(c for c in chosen if c in own), max(c for c in chosen if c in own)
     while True:
-        options = [i for i in (high + 1, low - 1) if lo <= i < hi and not is_heading(stored, i)]
+        options = [i for i in (high + 1, low - 1) if i in own and not is_heading(stored, i)]
         fitting = [i for i in options if _length(stored, [*picked, i]) <= limit]
         if not fitting:
             if high not in chosen and _is_lead_in(stored, high):
@@ -726,7 +724,7 @@ def _top_sections(stored: StoredIndex, doc_id: str) -> list[tuple[str, list[int]
         sids = [
             sid
             for chunk in chunks
-            for sid in range(int(stored.sentence_starts[chunk]), int(stored.sentence_starts[chunk + 1]))
+            for sid in stored.sentences_of(chunk)
             if stored.sentence_text(stored.sentences[sid]) not in headings
         ]
         if sids:

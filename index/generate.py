@@ -384,10 +384,10 @@ def sentence_quotes(stored: StoredIndex, ranked_sentences: Iterable[int] = ()) -
             return whole_passage(passage)
         sid = best.get(chunk)
         if sid is None:
-            first, end = int(stored.sentence_starts[chunk]), int(stored.sentence_starts[chunk + 1])
-            if first >= end:
+            own = stored.sentences_of(chunk)
+            if not own:
                 return whole_passage(passage)
-            sid = first
+            sid = own[0]
         cite = citation_for(stored, 0, stored.sentences[sid])
         return Quote(cite.start, cite.end, cite.quote, cite.paragraphs)
 

@@ -150,11 +150,11 @@ class Retriever:
         adjusted = raw - params.bias_weight * stored.background.chunk_bias[lang][cand]
         sentence_scores: dict[int, float] = {}
         for pos, chunk in enumerate(candidates):
-            lo, hi = stored.sentence_starts[chunk], stored.sentence_starts[chunk + 1]
-            if hi > lo:
-                sims = stored.sentence_vectors[lo:hi] @ query_vector
-                sims = sims - params.bias_weight * stored.background.sentence_bias[lang][lo:hi]
-                sentence_scores.update(zip(range(int(lo), int(hi)), sims.tolist(), strict=True))
+            own = stored.sentences_of(chunk)
+            if own:
+                sims = stored.sentence_vectors[own.start : own.stop] @ query_vector
+                sims = sims - params.bias_weight * stored.background.sentence_bias[lang][own.start : own.stop]
+                sentence_scores.update(zip(own, sims.tolist(), strict=True))
                 adjusted[pos] = max(adjusted[pos], float(sims.max()))
         dense_of = dict(zip(candidates, adjusted.tolist(), strict=True))
         raw_of = dict(zip(candidates, raw.tolist(), strict=True))

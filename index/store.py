@@ -171,6 +171,10 @@ class StoredIndex:
             sections.setdefault(chunk.doc_id, {}).setdefault(top, []).append(i)
         return sections
 
+    def sentences_of(self, chunk: int) -> range:
+        """The positions of a chunk's sentences (empty for a chunk that has none)."""
+        return range(int(self.sentence_starts[chunk]), int(self.sentence_starts[chunk + 1]))
+
     def sentence_text(self, sentence: Sentence) -> str:
         chunk = self.chunks[sentence.chunk]
         return chunk.text[sentence.start - chunk.start : sentence.end - chunk.start]

@@ -312,6 +312,9 @@ class _Stored:
         ]
         self.sentence_starts = [0, 3]
 
+    def sentences_of(self, chunk: int) -> range:
+        return range(self.sentence_starts[chunk], self.sentence_starts[chunk + 1])
+
     def sentence_text(self, sentence) -> str:  # type: ignore[no-untyped-def]
         chunk = self.chunks[sentence.chunk]
         return chunk.text[sentence.start - chunk.start : sentence.end - chunk.start]
