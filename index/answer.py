@@ -363,21 +363,29 @@ def _sub_section_items(stored: StoredIndex, sid: int) -> list[int]:
     return list(firsts.values())
 
 
+def _lead_list(stored: StoredIndex, lead: int) -> tuple[list[int], str] | None:
+    """The list a lead-in opens, as its items' first sentences and the text that names it (the
+    lead-in, and for sub-sections their headings); None unless it has two items or more."""
+    sentences, chunks = stored.sentences, stored.chunks
+    found = _list_items(stored, lead)
+    if len(found) < 2:
+        return None
+    names = [stored.sentence_text(sentences[lead])]
+    if any(sentences[i].chunk != sentences[lead].chunk for i in found):  # sub-sections, not bullets
+        names += [chunks[sentences[i].chunk].section for i in [lead, *found]]
+    return found, " ".join(names)
+
+
 def _lists_of(stored: StoredIndex, sid: int) -> list[tuple[list[int], str]]:
     """The lists a sentence is in, innermost first, each as its items' first sentences and the text
     that names them: its bullets (named by their lead-in), its section's sub-sections (named by the
     lead-in, if any, and the headings)."""
     sentences, chunks = stored.sentences, stored.chunks
-    lists = []
     lead = _lead_in_of(stored, sid)
-    found = _list_items(stored, lead) if lead is not None else []
-    if lead is not None and len(found) > 1:
-        names = [stored.sentence_text(sentences[lead])]
-        if any(sentences[i].chunk != sentences[lead].chunk for i in found):  # sub-sections, not bullets
-            names += [chunks[sentences[i].chunk].section for i in [lead, *found]]
-        lists.append((found, " ".join(names)))
+    own = _lead_list(stored, lead) if lead is not None else None
+    lists = [own] if own else []
     sections = _sub_section_items(stored, sid)
-    if len(sections) > 1 and sections != found:
+    if len(sections) > 1 and (own is None or sections != own[0]):
         lists.append((sections, " ".join(chunks[sentences[i].chunk].section for i in sections)))
     return lists
 
@@ -388,20 +396,21 @@ _LIST_NOUN = re.compile(
 )
 
 
-def named_list_lead(stored: StoredIndex, ranked: list[ScoredSentence], question: str, expand) -> int | None:  # type: ignore[no-untyped-def]
-    """The lead-in of the list, among the best-ranked sentences' (the first five), whose lead-in or
-    headings use the noun the question calls its items ("the three lessons" → 启示): answered with
-    that list, not the nearest one ("他们做了三件事："). None without such a noun, list or lead-in."""
+def list_noun(question: str) -> str | None:
+    """What a list question calls the items it wants ("the three lessons" → lesson), if it says."""
     match = _LIST_NOUN.search(question)
-    if match is None:
-        return None
-    noun = (match.group(1) or match.group(2)).lower()
-    nouns = expand(tokenize(noun)) or [noun]
+    return (match.group(1) or match.group(2)).lower() if match else None
+
+
+def named_list_lead(stored: StoredIndex, ranked: list[ScoredSentence], nouns: list[str]) -> int | None:
+    """The lead-in of the list, among the best-ranked sentences' (the first five), whose lead-in or
+    headings use one of ``nouns`` (what the question calls the items, translated: 启示 for
+    "lessons"): answered with that list, not the nearest one ("他们做了三件事："). None if no lead-in's
+    list does."""
     for scored in ranked[:5]:
         lead = _lead_in_of(stored, scored.sentence)
-        lists = _lists_of(stored, scored.sentence) if lead is not None else []
-        # the first list is the lead-in's own (the others are its section's sub-sections)
-        if lists and lists[0][0] == _list_items(stored, lead) and any(n in lists[0][1].lower() for n in nouns):
+        named = _lead_list(stored, lead) if lead is not None else None
+        if named and any(n in named[1].lower() for n in nouns):
             return lead
     return None
 

@@ -320,7 +320,8 @@ class Engine:
                 listing = answers.is_list_question(question) if item is None else answers.opens_list(stored, item)
                 if listing and item is None:
                     # "the three lessons": the list its lead-in or headings call so, led by its lead-in
-                    lead = answers.named_list_lead(stored, ranked, question, snapshot.retriever.expand)
+                    noun = answers.list_noun(question)
+                    lead = answers.named_list_lead(stored, ranked, _nouns(snapshot.retriever, noun)) if noun else None
                     if lead is not None and lead != ranked[0].sentence:
                         first = answers.ScoredSentence(lead, ranked[0].score, 0)
                         ranked = [first, *(s for s in ranked if s.sentence != lead)]
@@ -381,12 +382,16 @@ class Engine:
             return outcome, focus, None
         chunks = [hit.chunk for hit in outcome.hits]
         ranked = answers.score_sentences(stored, chunks, outcome.sentence_scores, tokens, self.answer_params)
-        nouns = retriever.expand(tokenize(reference.noun)) or [reference.noun]
-        item = answers.list_item(stored, ranked, reference.position, nouns)
+        item = answers.list_item(stored, ranked, reference.position, _nouns(retriever, reference.noun))
         if item is None:
             return outcome, None, None
         focus = [stored.sentences[item].chunk]
         return retriever.search(vector, search_tokens, k, mode, language, focus), focus, item
+
+
+def _nouns(retriever: Retriever, noun: str) -> list[str]:
+    """What a question calls a list's items, as the article may write it: "lesson" → 启示."""
+    return retriever.expand(tokenize(noun)) or [noun]
 
 
 def _focus(question: str, stored: StoredIndex) -> list[int] | None:
