@@ -309,7 +309,7 @@ class Engine:
                     search_tokens,
                     language,
                     query_vector,
-                    f"{context} {question}",
+                    question,  # its names are its own: in "…lessons What's…" What is no sentence start
                     bool(focus),
                 )
             declined = should_abstain(evidence, language)

@@ -76,6 +76,8 @@ def test_asks_only_for_more(question: str, more: bool) -> None:
         ("马斯克为什么给 Cursor 站台？", "他挖走了谁？", "Arvid Lunnemark"),  # declined before: judged alone
         ("What is directed RL?", "how does it help?", "文本反馈"),
         ("Cursor 的 RL 做了哪三件事？", "第一件具体是什么", "定向 RL"),
+        # judged with the question before, but its names are its own: "What" opens it, it names nothing
+        ("Give me the three lessons", "What's the 2nd lesson for the industry?", "垂直场景"),
     ],
 )
 def test_a_follow_up_is_answered_with_the_question_before(  # type: ignore[no-untyped-def]
