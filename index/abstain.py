@@ -166,3 +166,29 @@ def should_abstain(evidence: Evidence, language: str) -> bool:
     # compound interest" → 打算 合成 有意思): only the dense evidence counts
     weak_words = evidence.coverage < ENGLISH_COVERAGE_FLOOR or near >= 0
     return evidence.adjusted_top < floor and weak_words
+
+
+# A word in at least this share of the passages names the article's subject (Cursor, 模型, Kimi):
+# an answer sharing only such words with a question shares its subject, not what it asks about.
+SUBJECT_SHARE = 0.5
+
+
+def only_the_subject_matches(retriever: Retriever, tokens: list[str], answer: str) -> bool:
+    """The question asks about something the article never mentions, and the answer found shares
+    with it only the article's subject: "Cursor 一年营收多少？" → the sentence with Cursor's 600 亿
+    美元. The answer must not share more such words than the question has unknown ones ("Kimi K2.5 is
+    a general model, but what did Cursor actually want?" shares four, lacks "want")."""
+    words = [t for t in tokens if _is_word(t) and not any(c.isdigit() for c in t)]  # K2.5, composer2.5: names
+    vocabulary = retriever.lexical.vocabulary
+    translated = retriever.translated_positions(words)
+    unknown = [t for i, t in enumerate(words) if t not in vocabulary and i not in translated]
+    if not unknown:
+        return False
+    said = set(tokenize(answer))
+    passages = len(retriever.lexical)
+    shares = []  # for each of its words the answer has (itself or translated), the share of passages with it
+    for word in dict.fromkeys(words):
+        found = [w for w in (word, *retriever.translation([word])) if w in said]
+        if found:
+            shares.append(min(retriever.lexical.document_frequency(w) for w in found) / passages)
+    return bool(shares) and min(shares) >= SUBJECT_SHARE and len(unknown) >= len(shares)

@@ -652,7 +652,9 @@ _VERSIONED = re.compile(r"(?<![A-Za-z0-9])([A-Za-z]+)[ -]?[vV]?(\d+(?:\.\d+)*)(?
 
 
 _QUANTITY_QUESTION = re.compile(
-    r"(多少|(?<!哪)几[个件月号天年倍次位名家种条层岁]|\bhow (many|much|long|old|large|big)\b|\bwhat percentage\b)",
+    # 多大/多长/多久: "how big/long" (not 很多大模型, "many large models")
+    r"(多少|(?<!哪)几[个件月号天年倍次位名家种条层岁]|(?<![很许好])多[大长久高远]"
+    r"|\bhow (many|much|long|old|large|big)\b|\bwhat percentage\b)",
     re.IGNORECASE,
 )
 # digits or Chinese numerals; a lone 一 is mostly "a" (一个通用大模型, 一条帖子), so it counts only
@@ -663,6 +665,12 @@ _NUMBER = re.compile(r"\d|[零一二两三四五六七八九十百千万亿]{2,}
 def is_quantity_question(question: str) -> bool:
     """'Kimi K2.5 有多少参数？', 'How many GPUs…': the answer is a number."""
     return bool(_QUANTITY_QUESTION.search(question))
+
+
+def quantity_words(question: str) -> set[str]:
+    """The tokens of a question's how-many phrase ("how big" → big, 多大): they ask for the number,
+    they don't name what is counted."""
+    return set(tokenize(" ".join(m.group(0) for m in _QUANTITY_QUESTION.finditer(question))))
 
 
 def states_a_number(text: str) -> bool:

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from index import answer as answers
-from index.abstain import Evidence, should_abstain
+from index.abstain import Evidence, only_the_subject_matches, should_abstain
 from index.chunking import Chunk
 from index.config import IndexSettings
 from index.dates import chinese_dates
@@ -333,9 +333,16 @@ class Engine:
                 # don't answer it, however close they are
                 said = " ".join(answers.render_sentence(stored, stored.sentences[s]) for s in chosen)
                 mismatch = answers.version_mismatch(question, said)
-                # "how many…?" answered without a number isn't answered ("Kimi K2.5 有多少参数？")
-                no_number = answers.is_quantity_question(question) and not answers.states_a_number(said)
-                declined = mismatch is not None or no_number
+                # "how many…?" answered without a number isn't answered ("Kimi K2.5 有多少参数？"), nor with
+                # a number of something else: "Cursor 一年营收多少？" (营收: nowhere) → Cursor's 600 亿美元
+                if answers.is_quantity_question(question):
+                    # a pronoun stands for the subject of the question before ("how many GPUs did it use?")
+                    own = search_tokens if context and refers_back(question) else tokens
+                    own = [t for t in own if t not in answers.quantity_words(question)]
+                    declined = not answers.states_a_number(said) or only_the_subject_matches(
+                        snapshot.retriever, own, said
+                    )
+                declined = declined or mismatch is not None
             if declined:
                 result.abstained = True
                 result.kind = "abstained"

@@ -8,7 +8,9 @@ import re
 import pytest
 
 from index import answer as answers
+from index.abstain import only_the_subject_matches
 from index.chunking import SECTION_SEPARATOR
+from index.lexical import tokenize
 from index.models import AskResult
 from tests.index.support import ARTICLE, line_spans
 
@@ -407,11 +409,27 @@ def test_a_joining_sentence_that_only_leads_in_brings_what_it_leads_to(engine) -
         ("How many GPUs does xAI have?", True),
         ("How much does the Fast version cost?", True),
         ("训练分成了哪几个阶段？", False),  # which ones, not how many
+        ("上下文窗口多大", True),
+        ("Kimi K2.5 的上下文有多长？", True),
+        ("很多大模型都是开源的吗", False),  # many large models
         ("What did Musk post on X?", False),
     ],
 )
 def test_quantity_questions(question: str, quantity: bool) -> None:
     assert answers.is_quantity_question(question) is quantity
+
+
+@pytest.mark.parametrize(
+    ("question", "words"),
+    [
+        ("how big is it?", {"big"}),  # asks for a size: "big" names nothing the article lacks
+        ("Composer 2.5 的上下文窗口多大", {"多大"}),
+        ("Cursor 一年营收多少？", set()),  # 多少 is a stopword already
+        ("What did Musk post on X?", set()),
+    ],
+)
+def test_quantity_words(question: str, words: set[str]) -> None:
+    assert answers.quantity_words(question) == words
 
 
 @pytest.mark.parametrize(
@@ -435,6 +453,30 @@ def test_a_how_many_question_answered_without_a_number_is_declined(engine) -> No
     result = engine.ask("Kimi K2.5 的参数量是多少？")
     assert result.abstained and result.citations == []
     assert not engine.ask("Cursor 自家的训练占了多少算力？").abstained  # 85%
+
+
+def test_a_how_many_question_answered_with_a_number_of_something_else_is_declined(engine) -> None:  # type: ignore[no-untyped-def]
+    # 市值 is nowhere in the article; the nearest number is Musk's 600 亿美元 option on Cursor
+    assert engine.ask("Cursor 的市值有多少？").abstained
+    assert engine.ask("Composer 2.5 的上下文有多长").abstained
+    # the same kind of question about what the article has is answered
+    assert "85%" in engine.ask("Cursor 自家的训练占了多少算力？").answer
+    assert "2.50 美元" in engine.ask("Composer 2.5 Fast 的输出价格是多少？").answer
+
+
+def test_only_the_subject_matches(engine) -> None:  # type: ignore[no-untyped-def]
+    retriever = engine.snapshot.retriever
+    option = "更微妙的是，马斯克 reportedly 握有 600 亿美元收购 Cursor 的优先权。"
+    # Cursor is in nearly every passage; 市值 in none
+    assert only_the_subject_matches(retriever, tokenize("Cursor 的市值有多少"), option)
+    # 马斯克 is in few passages: the answer shares more than the subject
+    assert not only_the_subject_matches(retriever, tokenize("马斯克的市值有多少"), option)
+    # every word of the question is in the article
+    assert not only_the_subject_matches(retriever, tokenize("Cursor 收购多少"), option)
+    # more subject words shared than unknown words: "want" alone doesn't make it about something else
+    question = "Kimi K2.5 is a general model, but what did Cursor want?"
+    said = "毕竟 Kimi K2.5 是一个通用大模型，而 Cursor 要的是「代码Agent」。"
+    assert not only_the_subject_matches(retriever, tokenize(question), said)
 
 
 def test_an_english_date_finds_the_passage_that_writes_it_in_chinese(engine) -> None:  # type: ignore[no-untyped-def]
