@@ -667,6 +667,18 @@ def is_quantity_question(question: str) -> bool:
     return bool(_QUANTITY_QUESTION.search(question))
 
 
+def numbered_sentence(stored: StoredIndex, ranked: list[ScoredSentence], words: set[str]) -> ScoredSentence | None:
+    """The best-ranked sentence that states a number and holds most of ``words`` (the question's
+    rarer words): "By how much did Cursor scale up its synthetic data?" → "合成数据规模翻 25 倍", when
+    the best sentence, from another passage, states none. One of two is not enough: "How long did
+    the RL training take?" is not answered by "…高难度训练数据…翻 25 倍"."""
+    for scored in ranked:
+        text = render_sentence(stored, stored.sentences[scored.sentence])
+        if states_a_number(text) and 2 * len(words & _token_set(text)) > len(words):
+            return scored
+    return None
+
+
 def quantity_words(question: str) -> set[str]:
     """The tokens of a question's how-many phrase ("how big" → big, 多大): they ask for the number,
     they don't name what is counted."""

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from index import answer as answers
-from index.abstain import Evidence, only_the_subject_matches, should_abstain
+from index.abstain import SUBJECT_SHARE, Evidence, only_the_subject_matches, should_abstain
 from index.chunking import Chunk
 from index.config import IndexSettings
 from index.dates import chinese_dates
@@ -327,15 +327,23 @@ class Engine:
                         ranked = [first, *(s for s in ranked if s.sentence != lead)]
                 terms = snapshot.retriever.term_weights(tokens)
                 chosen = answers.pick_sentences(stored, ranked, self.answer_params, listing, terms)
+                quantity = answers.is_quantity_question(question)
+                if quantity and not answers.states_a_number(_said(stored, chosen)):
+                    # the number may be in a lower passage: "By how much did Cursor scale up its synthetic
+                    # data?" → "合成数据规模翻 25 倍" (third), not the best sentence's 代码数据 (first)
+                    rescued = answers.numbered_sentence(stored, ranked, _rare(snapshot.retriever, terms))
+                    if rescued is not None:
+                        ranked = [rescued, *(s for s in ranked if s != rescued)]
+                        chosen = answers.pick_sentences(stored, ranked, self.answer_params, listing, terms)
                 if more:  # more of the passage the answer came from, not the same answer again
                     chosen = answers.widen(stored, chosen)
                 # sentences about another version of what was asked (Composer 2.5 for Composer 2)
                 # don't answer it, however close they are
-                said = " ".join(answers.render_sentence(stored, stored.sentences[s]) for s in chosen)
+                said = _said(stored, chosen)
                 mismatch = answers.version_mismatch(question, said)
                 # "how many…?" answered without a number isn't answered ("Kimi K2.5 有多少参数？"), nor with
                 # a number of something else: "Cursor 一年营收多少？" (营收: nowhere) → Cursor's 600 亿美元
-                if answers.is_quantity_question(question):
+                if quantity:
                     # a pronoun stands for the subject of the question before ("how many GPUs did it use?")
                     own = search_tokens if context and refers_back(question) else tokens
                     own = [t for t in own if t not in answers.quantity_words(question)]
@@ -394,6 +402,18 @@ class Engine:
             return outcome, None, None
         focus = [stored.sentences[item].chunk]
         return retriever.search(vector, search_tokens, k, mode, language, focus), focus, item
+
+
+def _said(stored: StoredIndex, chosen: list[int]) -> str:
+    """The chosen sentences as the answer renders them."""
+    return " ".join(answers.render_sentence(stored, stored.sentences[s]) for s in chosen)
+
+
+def _rare(retriever: Retriever, terms: dict[str, float]) -> set[str]:
+    """The question's words (and translations) that some passages have, but fewer than half: what it
+    asks about rather than the article's subject (abstain.SUBJECT_SHARE)."""
+    lexical = retriever.lexical
+    return {t for t in terms if 0 < lexical.document_frequency(t) < SUBJECT_SHARE * len(lexical)}
 
 
 def _nouns(retriever: Retriever, noun: str) -> list[str]:

@@ -464,6 +464,24 @@ def test_a_how_many_question_answered_with_a_number_of_something_else_is_decline
     assert "2.50 美元" in engine.ask("Composer 2.5 Fast 的输出价格是多少？").answer
 
 
+def test_a_how_many_question_takes_its_number_from_a_lower_passage(engine) -> None:  # type: ignore[no-untyped-def]
+    # the first passage (继续预训练's 代码数据) states no number; the third has 合成数据规模翻 25 倍
+    result = engine.ask("How many times more synthetic data did they use?")
+    assert not result.abstained and "25 倍" in result.answer
+    # a sentence holding one of the question's two rarer words (训练, not RL) is no answer to it
+    assert engine.ask("How long did the RL training take?").abstained
+
+
+def test_numbered_sentence(engine) -> None:  # type: ignore[no-untyped-def]
+    stored = engine.snapshot.stored
+    ids = {stored.sentence_text(s): i for i, s in enumerate(stored.sentences)}
+    code = next(i for t, i in ids.items() if t.startswith("Cursor 在 Kimi K2.5 的基础上，用自家的代码数据"))
+    synthetic = next(i for t, i in ids.items() if "合成数据规模翻 25 倍" in t)
+    ranked = [answers.ScoredSentence(code, 0.2, 0), answers.ScoredSentence(synthetic, 0.1, 2)]
+    assert answers.numbered_sentence(stored, ranked, {"合成", "数据", "规模"}) == ranked[1]
+    assert answers.numbered_sentence(stored, ranked, {"合成", "优化器", "算力"}) is None  # one of three
+
+
 def test_only_the_subject_matches(engine) -> None:  # type: ignore[no-untyped-def]
     retriever = engine.snapshot.retriever
     option = "更微妙的是，马斯克 reportedly 握有 600 亿美元收购 Cursor 的优先权。"
