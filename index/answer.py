@@ -41,12 +41,13 @@ _OVERVIEW = re.compile(
 )
 _META = re.compile(
     r"(作者是谁|谁是作者|作者叫|作者名|谁写的|是谁写|写的人|(文章|本文|这篇).{0,6}(副标题|标题|题目|名字|叫什么|叫啥)"
-    r"|(副标题|标题|题目)是什么|(文章|本文|这篇).{0,8}(发表|发布|写)(的|于)?.{0,4}(时间|日期|哪天|什么时候|何时|哪一天)"
-    r"|(什么时候|哪天|何时|哪一天).{0,4}(发表|写)的"
+    r"|(副标题|标题|题目)是什么|(文章|本文|这篇).{0,8}(发表|发布|写)(的|于)?.{0,4}(时间|日期|哪一?天|什么时候|何时|哪一?年|几月几号)"
+    r"|(什么时候|哪一?天|何时|哪一?年|几月几号|几号).{0,4}(发表|写)的"
     r"|who('s| is| was)? (is )?the (author|writer)|author of (this|the)|who wrote|written by whom"
     r"|(title|subtitle|headline|name) of (this|the) (article|post)"
     r"|(article|post)'?s? (title|subtitle|headline|author|date|publication)"
-    r"|when (was|is) (this|the) (article|post) (published|written|posted)|publication date)",
+    r"|(when|(what|which) (year|date|day|month)) (was|is) (this|the) (article|post) (published|written|posted)"
+    r"|publication date)",
     re.IGNORECASE,
 )
 _ARTICLE_WORD = re.compile(r"(文章|本文|这篇|全文|\b(?:article|post|text|this|it)\b)", re.IGNORECASE)
