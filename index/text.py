@@ -20,15 +20,24 @@ _WORDLIKE = re.compile(r"[0-9A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff\u3040
 LATIN_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9.+-]*[A-Za-z0-9+]|(?<![A-Za-z0-9])[A-Za-z](?![A-Za-z0-9])")
 
 
+def _unwanted(ch: str) -> bool:
+    """A control character (a newline aside) or a lone surrogate."""
+    category = unicodedata.category(ch)
+    return (category == "Cc" and ch != "\n") or category == "Cs"
+
+
 class QuestionError(ValueError):
     """A question that can't be answered as given; the message is one friendly line."""
 
 
 def clean_question(raw: str) -> str:
-    """Remove Discord mentions, Markdown, code fences, zero-width and control characters."""
+    """Remove Discord mentions, Markdown, code fences, zero-width and control characters, and lone
+    surrogates: not characters, they can't be encoded (the embedder, SQLite and Discord would
+    refuse the text), yet they arrive: undecodable bytes of a command line become them (PEP 383),
+    and JSON's "\\ud800" escapes decode to them."""
     text = unicodedata.normalize("NFC", raw)
     text = _ZERO_WIDTH.sub("", text)
-    text = "".join(" " if unicodedata.category(ch) == "Cc" and ch not in "\n" else ch for ch in text)
+    text = "".join(" " if _unwanted(ch) else ch for ch in text)
     text = _CUSTOM_EMOJI.sub(" ", text)
     text = _MENTION.sub(" ", text)
     text = _FENCE.sub(" ", text)

@@ -77,6 +77,8 @@ def runs(built_index, tmp_path_factory: pytest.TempPathFactory):  # type: ignore
     # the ones that load the model, first
     runs.start("search", "search", SWE_SEARCH, "--json", "--index", index)
     runs.start("ask", "ask", SWE_ASK, "--json", "--index", index)
+    # bytes that aren't UTF-8 on the command line (Python gets them as lone surrogates, PEP 383)
+    runs.start("ask-bytes", "ask", f"\udcff{SWE_ASK}\udcfe", "--json", "--index", index)
     runs.start(
         "batch",
         "ask",
@@ -215,6 +217,12 @@ def test_ask_json(runs: Runs) -> None:
     assert "70.2%" in obj["answer"] and obj["citations"]
     for cite in obj["citations"]:
         assert isinstance(cite["n"], int) and all(isinstance(p, int) for p in cite["paragraphs"])
+
+
+def test_ask_with_bytes_that_are_not_utf8(runs: Runs) -> None:
+    # they used to reach the embedder and end in a UnicodeEncodeError traceback
+    obj = json.loads(ok(runs["ask-bytes"]))
+    assert obj["question"] == SWE_ASK and "70.2%" in obj["answer"]
 
 
 def test_ask_json_batch_from_stdin(runs: Runs) -> None:

@@ -29,6 +29,9 @@ from index.text import (
         ("价\u200b格\u200c是\u200d多\u2060少\ufeff？\u00ad", "价格是多少？"),
         ("price\x00 of\x07 it\tnow\r\nok", "price of it now ok"),
         ("  lots   of\n\n spaces  ", "lots of spaces"),
+        # lone surrogates: a command line's undecodable bytes (PEP 383), JSON's "\ud800" escapes
+        ("Cursor \udcff\udcfe 是什么", "Cursor 是什么"),
+        ("price \ud83d of it", "price of it"),
     ],
 )
 def test_clean_question(raw: str, clean: str) -> None:
