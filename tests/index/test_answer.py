@@ -486,6 +486,12 @@ def test_numbered_sentence(engine) -> None:  # type: ignore[no-untyped-def]
     assert answers.numbered_sentence(stored, ranked, {"合成", "优化器", "算力"}) is None  # one of three
 
 
+def test_poached_finds_the_sentence_that_says_it_in_chinese(engine) -> None:  # type: ignore[no-untyped-def]
+    # 挖 is one character, which the dictionary's glosses never give: these got Musk's post or nothing
+    for question in ("Who did Musk poach?", "Which Cursor person got poached?", "Who did Musk headhunt?"):
+        assert "Arvid Lunnemark" in engine.ask(question).answer, question
+
+
 def test_only_the_subject_matches(engine) -> None:  # type: ignore[no-untyped-def]
     retriever = engine.snapshot.retriever
     option = "更微妙的是，马斯克 reportedly 握有 600 亿美元收购 Cursor 的优先权。"

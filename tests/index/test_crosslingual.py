@@ -107,6 +107,14 @@ def test_tech_terms_translate_words_cedict_lacks() -> None:
     ]
 
 
+def test_a_one_character_tech_term_translates_when_the_corpus_has_it_as_a_word() -> None:
+    # 挖 ("poach" staff) is one character: CC-CEDICT's one-character glosses are too ambiguous to
+    # use, a tech term is chosen by hand
+    glossary = build_glossary({"挖", "人"})
+    assert glossary[stem("poached")] == ["挖"] and glossary[stem("headhunt")] == ["挖"]
+    assert stem("poach") not in build_glossary({"人"})
+
+
 def test_a_tech_term_stands_for_its_words_only_when_the_corpus_has_them_all() -> None:
     glossary = build_glossary({"强化", "学习", "公司"})
     assert sorted(glossary["reinforc learn"]) == ["学习", "强化"]  # 强化学习 is cut in two
