@@ -149,6 +149,10 @@ def should_abstain(evidence: Evidence, language: str) -> bool:
         return True
     if evidence.points_at_section:
         return False  # "How does the article end…?" is about the article, however weak the match
+    if evidence.names and not evidence.unknown_names and evidence.token_coverage == evidence.coverage == 1.0:
+        # every word of it is in the article, names included ("Muon 是什么？"): the passage naming
+        # them is the answer, however weakly e5 matches a question that is little but a name
+        return False
     if not evidence.anything_known:
         # nothing it says is in the article, not even one character ("比特币现在多少钱一个？" → 比特 币
         # 现在 钱): e5 still finds prices close, but the question is about something else

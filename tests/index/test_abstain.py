@@ -111,6 +111,14 @@ def test_a_question_naming_only_things_the_article_doesnt_is_declined() -> None:
     assert should_abstain(dataclasses.replace(strong, names=1, unknown_names=("GPT-5",)), "zh")  # GPT-5 什么时候发布？
 
 
+def test_a_question_all_of_whose_words_and_names_the_article_has_is_answered() -> None:
+    # "Muon 是什么？": corrected cosine 0.020, under the Chinese floor, but Muon is in the article
+    muon = dataclasses.replace(ANSWERABLE_EN, adjusted_top=0.020, coverage=1.0, token_coverage=1.0, names=1)
+    assert not should_abstain(muon, "zh")
+    assert should_abstain(dataclasses.replace(muon, token_coverage=0.5), "zh")  # a word it lacks: the floor
+    assert should_abstain(dataclasses.replace(muon, names=0), "zh")  # no name: the floor
+
+
 def test_a_question_none_of_whose_tokens_the_article_has_is_declined() -> None:
     # "比特币现在多少钱一个？" → 比特 币 现在 钱: e5 finds Composer's price close, the corpus has none of them
     strong = dataclasses.replace(ANSWERABLE_EN, adjusted_top=0.06, coverage=0.0)

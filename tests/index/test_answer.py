@@ -492,6 +492,11 @@ def test_poached_finds_the_sentence_that_says_it_in_chinese(engine) -> None:  # 
         assert "Arvid Lunnemark" in engine.ask(question).answer, question
 
 
+def test_a_question_about_a_name_the_article_has_gets_its_mention(engine) -> None:  # type: ignore[no-untyped-def]
+    result = engine.ask("Muon 是什么？")  # the article names it once, and explains nothing
+    assert not result.abstained and "Muon" in result.answer
+
+
 def test_only_the_subject_matches(engine) -> None:  # type: ignore[no-untyped-def]
     retriever = engine.snapshot.retriever
     option = "更微妙的是，马斯克 reportedly 握有 600 亿美元收购 Cursor 的优先权。"
