@@ -34,8 +34,9 @@ class AnswerParams:
 _LEAD_IN = re.compile(r"[：:]$")
 
 _OVERVIEW = re.compile(
-    r"(讲了?(什么|啥)|说了?(什么|啥)|主要内容|内容是什么|概括|总结一下|总结下|摘要|大意|主旨|要点|核心观点|主要观点|讲的是什么|"
-    r"summar(y|ize|ise)|overview|main (points|ideas?|takeaways?)|key (points|takeaways)|tl;?dr|gist|"
+    r"(讲了?(什么|啥)|说了?(什么|啥)|主要内容|内容是什么|(用)?一句话|概括|总结(一下|下)?|摘要|大意|主旨|要点|核心观点|主要观点|"
+    r"讲的是什么|summar(y|ize|ise)|overview|main (points|ideas?|takeaways?)|key (points|takeaways)|tl;?dr|gist|"
+    r"in (one|a) (sentence|line)|"
     r"what('s| is) (this|the) (article|post|text) about|what does (this|the) (article|post) (say|cover|discuss))",
     re.IGNORECASE,
 )

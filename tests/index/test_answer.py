@@ -157,6 +157,10 @@ def test_follow_up_uses_the_previous_question(engine) -> None:  # type: ignore[n
         ("summarize the article", True, False),
         ("What are the main points?", True, False),
         ("tl;dr", True, False),
+        ("给我一句话总结这篇文章", True, False),
+        ("总结全文", True, False),
+        ("Summarize the article in one sentence", True, False),
+        ("结语怎么总结 Cursor 的做法", False, False),  # about the conclusion's words on Cursor
         ("这篇文章是谁写的？", False, True),
         ("作者是谁", False, True),
         ("Who wrote this article?", False, True),
