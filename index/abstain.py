@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from index.answer import ScoredSentence
-from index.lexical import tokenize
+from index.lexical import EN_STOPWORDS, tokenize
 from index.retrieval import Retriever, SearchOutcome
 from index.text import LATIN_WORD
 
@@ -98,7 +98,8 @@ def names(question: str, language: str = "en") -> list[str]:
     """The words of a question that name something: capitalised or with a digit (Bitcoin, GPT-4,
     E0502, iPhone). In English a sentence's first word and "I" aside; in Chinese any Latin word
     with a capital or a digit (Python, GPT-5), but not mixed-in English words (这个 takeaway)."""
-    words = [m for m in LATIN_WORD.finditer(question) if len(m.group(0)) > 1]  # not "I", not "x"
+    # not "I", not "x", not an English function word ("Why 套壳不是原罪？", "What does 套壳 mean?")
+    words = [m for m in LATIN_WORD.finditer(question) if len(m.group(0)) > 1 and m.group(0).lower() not in EN_STOPWORDS]
     if language == "zh":
         return [m.group(0) for m in words if any(c.isupper() or c.isdigit() for c in m.group(0))]
     starts = {m.end() for m in _SENTENCE_START.finditer(question)}

@@ -6,6 +6,8 @@ import re
 import unicodedata
 from collections.abc import Callable
 
+from index.lexical import EN_STOPWORDS
+
 MAX_QUESTION_CHARS = 2000
 
 _MENTION = re.compile(r"<(?:@[!&]?|#)\d+>|@(?:everyone|here)\b")
@@ -70,7 +72,10 @@ def detect_language(text: str) -> str:
     if hangul > han:
         return "ko"
     if han:
-        return "zh"
+        # an English question quoting a Chinese term ("What does 套壳 mean?") is English: more of
+        # its words are English grammar than half its Chinese characters
+        grammar = sum(1 for m in LATIN_WORD.finditer(text) if m.group(0).lower() in EN_STOPWORDS)
+        return "en" if 2 * grammar > han else "zh"
     return "en"
 
 

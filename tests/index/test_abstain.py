@@ -100,6 +100,7 @@ def test_in_a_chinese_question_latin_words_with_a_capital_or_digit_are_names() -
     assert names("怎么给 iPhone 换电池？", "zh") == ["iPhone"]
     assert names("这篇文章的 takeaway 是什么", "zh") == []  # an English word mixed in, not a name
     assert names("这篇文章讲了什么", "zh") == []
+    assert names("Why 套壳不是原罪？", "zh") == []  # an English function word names nothing
 
 
 def test_a_question_naming_only_things_the_article_doesnt_is_declined() -> None:

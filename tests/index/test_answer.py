@@ -501,6 +501,12 @@ def test_a_question_about_a_name_the_article_has_gets_its_mention(engine) -> Non
     assert not result.abstained and "Muon" in result.answer
 
 
+def test_an_english_question_quoting_a_chinese_term(engine) -> None:  # type: ignore[no-untyped-def]
+    # it was taken for Chinese, and "What" for a name the article lacks: declined
+    result = engine.ask("What does 套壳 mean?")
+    assert not result.abstained and result.language == "en" and "套壳" in result.answer
+
+
 def test_only_the_subject_matches(engine) -> None:  # type: ignore[no-untyped-def]
     retriever = engine.snapshot.retriever
     option = "更微妙的是，马斯克 reportedly 握有 600 亿美元收购 Cursor 的优先权。"

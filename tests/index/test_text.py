@@ -78,6 +78,9 @@ def test_validate_question_accepts_and_cleans() -> None:
         ("这篇文章讲了什么？", "zh"),
         ("Composer 2.5 在 SWE-bench 上的成绩", "zh"),
         ("What is Composer 2.5's SWE-bench Verified score?", "en"),
+        ("What does 套壳 mean?", "en"),  # English, quoting a Chinese term
+        ("Cursor CEO Michael Truell 是谁", "zh"),  # Chinese, with names
+        ("这篇文章的 takeaway 是什么", "zh"),
         ("Quel est le score de Composer 2.5 ?", "en"),
         ("Composer 2.5 の SWE-bench のスコアは？", "ja"),
         ("漢字とかな", "ja"),
