@@ -190,10 +190,9 @@ def only_the_subject_matches(retriever: Retriever, tokens: list[str], answer: st
     if not unknown:
         return False
     said = set(tokenize(answer))
-    passages = len(retriever.lexical)
     shares = []  # for each of its words the answer has (itself or translated), the share of passages with it
     for word in dict.fromkeys(words):
         found = [w for w in (word, *retriever.translation([word])) if w in said]
         if found:
-            shares.append(min(retriever.lexical.document_frequency(w) for w in found) / passages)
+            shares.append(min(retriever.passage_share(w) for w in found))
     return bool(shares) and min(shares) >= SUBJECT_SHARE and len(unknown) >= len(shares)

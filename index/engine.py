@@ -346,7 +346,8 @@ class Engine:
                 if quantity:
                     # a pronoun stands for the subject of the question before ("how many GPUs did it use?")
                     own = search_tokens if context and refers_back(question) else tokens
-                    own = [t for t in own if t not in answers.quantity_words(question)]
+                    asking = answers.quantity_words(question)
+                    own = [t for t in own if t not in asking]
                     declined = not answers.states_a_number(said) or only_the_subject_matches(
                         snapshot.retriever, own, said
                     )
@@ -412,8 +413,7 @@ def _said(stored: StoredIndex, chosen: list[int]) -> str:
 def _rare(retriever: Retriever, terms: dict[str, float]) -> set[str]:
     """The question's words (and translations) that some passages have, but fewer than half: what it
     asks about rather than the article's subject (abstain.SUBJECT_SHARE)."""
-    lexical = retriever.lexical
-    return {t for t in terms if 0 < lexical.document_frequency(t) < SUBJECT_SHARE * len(lexical)}
+    return {t for t in terms if 0 < retriever.passage_share(t) < SUBJECT_SHARE}
 
 
 def _nouns(retriever: Retriever, noun: str) -> list[str]:

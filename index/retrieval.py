@@ -109,6 +109,10 @@ class Retriever:
         )
         return forms.most_common(1)[0][0] if forms else None
 
+    def passage_share(self, token: str) -> float:
+        """The share of passages that contain the token (0 when none does)."""
+        return self.lexical.document_frequency(token) / max(1, len(self.lexical))
+
     def term_weights(self, query_tokens: list[str]) -> dict[str, float]:
         """The question's tokens and their translations, each weighted by its rarity among the
         passages (BM25's idf); a token no passage has weighs most: the question asks about it."""

@@ -93,3 +93,10 @@ def test_a_lower_case_name_in_a_chinese_question_finds_what_its_capitalised_form
     for question in ("为啥说cursor是大方承认", "spacex ai跟cursor是啥关系", "cursor一开始错在哪"):
         lower, written = engine.search(question), engine.search(question.replace("cursor", "Cursor"))
         assert [p.chunk_id for p in lower.passages] == [p.chunk_id for p in written.passages]
+
+
+def test_passage_share(engine) -> None:  # type: ignore[no-untyped-def]
+    retriever = engine.snapshot.retriever
+    assert retriever.passage_share("cursor") > 0.5  # the article's subject: nearly every passage
+    assert 0 < retriever.passage_share("钢板") < 0.2  # one passage
+    assert retriever.passage_share("比特币") == 0
