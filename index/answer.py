@@ -681,10 +681,16 @@ def numbered_sentence(stored: StoredIndex, ranked: list[ScoredSentence], words: 
     return None
 
 
+# a numeral or 每 with one measure word: 一斤, 每斤, 一年, 几天
+_MEASURE = re.compile(r"[一二两三四五六七八九十百千万几每][\u4e00-\u9fff]")
+
+
 def quantity_words(question: str) -> set[str]:
-    """The tokens of a question's how-many phrase ("how big" → big, 多大): they ask for the number,
-    they don't name what is counted."""
-    return set(tokenize(" ".join(m.group(0) for m in _QUANTITY_QUESTION.finditer(question))))
+    """The tokens of a question's how-many phrase ("how big" → big, 多大) and its units (一斤 in
+    "苹果多少钱一斤？"): they ask for the number or say what it is per, they don't name what is
+    counted."""
+    phrase = set(tokenize(" ".join(m.group(0) for m in _QUANTITY_QUESTION.finditer(question))))
+    return phrase | {t for t in tokenize(question) if _MEASURE.fullmatch(t)}
 
 
 def states_a_number(text: str) -> bool:

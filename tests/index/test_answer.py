@@ -432,7 +432,8 @@ def test_quantity_questions(question: str, quantity: bool) -> None:
     [
         ("how big is it?", {"big"}),  # asks for a size: "big" names nothing the article lacks
         ("Composer 2.5 的上下文窗口多大", {"多大"}),
-        ("Cursor 一年营收多少？", set()),  # 多少 is a stopword already
+        ("Cursor 一年营收多少？", {"一年"}),  # 多少 is a stopword already; 营收 is what is counted
+        ("苹果多少钱一斤？", {"一斤"}),  # per jin: a unit
         ("What did Musk post on X?", set()),
     ],
 )
