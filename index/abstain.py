@@ -66,10 +66,8 @@ class Evidence:
         background = retriever.stored.background.top
         dense_top = max((h.dense for h in hits), default=0.0)
         spread = float(background.std()) or 1e-6
-        vocabulary = retriever.lexical.vocabulary
-        translated = retriever.translated_positions(tokens)
         words = [(i, t) for i, t in enumerate(tokens) if _is_word(t)]
-        known = {i for i, t in enumerate(tokens) if t in vocabulary or i in translated}
+        known = _known_positions(retriever, tokens)
         covered = [t for i, t in words if i in known]
         named = names(question, language)
         unknown = tuple(dict.fromkeys(n for n in named if not _known(retriever, n)))
@@ -110,9 +108,15 @@ def names(question: str, language: str = "en") -> list[str]:
     ]
 
 
+def _known_positions(retriever: Retriever, tokens: list[str]) -> set[int]:
+    """Positions of the tokens the corpus has, as they are or translated."""
+    vocabulary = retriever.lexical.vocabulary
+    translated = retriever.translated_positions(tokens)
+    return {i for i, t in enumerate(tokens) if t in vocabulary or i in translated}
+
+
 def _known(retriever: Retriever, name: str) -> bool:
-    tokens = tokenize(name)
-    return any(t in retriever.lexical.vocabulary for t in tokens) or bool(retriever.translated_positions(tokens))
+    return bool(_known_positions(retriever, tokenize(name)))
 
 
 _NUMBER_OR_LETTER = re.compile(r"[\d.,%]+|\w")
@@ -184,9 +188,8 @@ def only_the_subject_matches(retriever: Retriever, tokens: list[str], answer: st
     美元. The answer must not share more such words than the question has unknown ones ("Kimi K2.5 is
     a general model, but what did Cursor actually want?" shares four, lacks "want")."""
     words = [t for t in tokens if _is_word(t) and not any(c.isdigit() for c in t)]  # K2.5, composer2.5: names
-    vocabulary = retriever.lexical.vocabulary
-    translated = retriever.translated_positions(words)
-    unknown = [t for i, t in enumerate(words) if t not in vocabulary and i not in translated]
+    known = _known_positions(retriever, words)
+    unknown = [t for i, t in enumerate(words) if i not in known]
     if not unknown:
         return False
     said = set(tokenize(answer))
