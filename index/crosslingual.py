@@ -19,8 +19,9 @@ from pathlib import Path
 from index.lexical import EN_STOPWORDS, tokenize
 
 MAX_TRANSLATIONS = 4  # per English word: the most specific glosses win
-# 2: two-word phrases too, 3: names too, 4: tech terms too; a version whose glossary is older gets a new one
-GLOSSARY_FORMAT = 4
+# 2: two-word phrases too, 3: names too, 4: tech terms too, 5: plurals like gpus keyed as singular;
+# a version whose glossary is older gets a new one
+GLOSSARY_FORMAT = 5
 _LINE = re.compile(r"^\S+ (\S+) \[([^\]]*)\] /(.*)/\s*$")  # traditional simplified [pinyin] /glosses/
 _NAME = re.compile(r"[A-Z][a-z]+(?: [A-Z][a-z]+)*")
 _PAREN = re.compile(r"\([^)]*\)|\[[^\]]*\]")
@@ -45,7 +46,15 @@ def _stemmer():  # type: ignore[no-untyped-def]
 
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    return str(_stemmer().stemWord(word.lower()))
+    """Snowball's stem, and a plural it keeps made singular: it leaves a final s after a vowel-less
+    stem or a vowel (gpus, llms, apis), so "GPUs" missed the entry for "GPU". Questions and glosses
+    are stemmed alike, so status → statu still meets status."""
+    word = word.lower()
+    stemmed = str(_stemmer().stemWord(word))
+    plural = stemmed == word and len(word) > 3 and word.endswith("s")
+    if plural and (word[-2] in "aeiou" or not any(v in word[:-1] for v in "aeiouy")):
+        return word[:-1]
+    return stemmed
 
 
 def _dictionary_path() -> Path:

@@ -11,6 +11,16 @@ def test_stem() -> None:
     assert stem("Prices") == stem("price")
 
 
+def test_a_plural_snowball_keeps_is_looked_up_as_its_singular() -> None:
+    # Snowball leaves an s after a vowel or a vowel-less stem: "GPUs" missed the entry for "GPU"
+    assert stem("GPUs") == stem("GPU")
+    assert stem("APIs") == stem("API")
+    assert stem("LLMs") == stem("LLM")
+    assert stem("news") != stem("new")
+    glossary = build_glossary({"显卡"})
+    assert "显卡" in expand(tokenize("How many GPUs does it have?"), glossary, frozenset({"显卡"}))
+
+
 def test_glossary_maps_english_to_the_corpus_words() -> None:
     glossary = build_glossary({"价格", "发布", "训练", "成本", "模型", "价"})
     assert "价格" in glossary[stem("price")]
