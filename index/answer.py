@@ -223,10 +223,10 @@ def render_sentence(stored: StoredIndex, sentence: Sentence) -> str:
 
 
 _LIST_QUESTION = re.compile(
-    r"(哪些|哪几|几点|几件|几个|几层|哪三|三件|三点|三层|"
+    r"(哪些|哪几|几点|几条|几项|几件|几个|几层|哪三|三件|三点|三层|"
     r"\b(what|which) are\b|\blist\b|"
     r"\b(what|which)\s+(?!(?:is|was|has|does|this|means|makes)\b)[a-z]{3,}s\b|"  # what benchmarks, which models
-    r"\b(things|lessons|ways|points|steps|ties|connections|relationships|takeaways)\b)",
+    r"\b(things|lessons|ways|points|steps|stages|phases|ties|connections|relationships|takeaways)\b)",
     re.IGNORECASE,
 )
 _BULLET = ("•", "·", "- ", "* ", "– ")
@@ -415,6 +415,28 @@ def named_list_lead(stored: StoredIndex, ranked: list[ScoredSentence], nouns: li
         if named and any(n in named[1].lower() for n in nouns):
             return lead
     return None
+
+
+def has_own_list(stored: StoredIndex, sid: int) -> bool:
+    """The sentence is in, opens or leads into a list of two items or more: pick_sentences answers a
+    list question with that list."""
+    lead = _lead_in_of(stored, sid)
+    if lead is None:
+        lead = _opening(stored, sid)
+    return lead is not None and len(_list_items(stored, lead)) > 1
+
+
+def named_sections(stored: StoredIndex, ranked: list[ScoredSentence], nouns: list[str], within: int = 5) -> list[int]:
+    """The sub-sections whose headings use one of ``nouns``, of the best-ranked sentences' section (the
+    first ``within``), as each one's heading and first statement: "Cursor 的训练分几个阶段？" → 阶段一：
+    继续预训练… 阶段二：大规模强化学习…. Empty if none has two such sub-sections, or they don't fit."""
+    for scored in ranked[:within]:
+        items = _sub_section_items(stored, scored.sentence)
+        headings = " ".join(stored.chunks[stored.sentences[i].chunk].section for i in items).lower()
+        if len(items) > 1 and any(noun in headings for noun in nouns):
+            chosen = sorted({s for i in items for s in (i, _first_statement(stored, i))})
+            return chosen if _length(stored, chosen) <= MAX_ANSWER_CHARS else []
+    return []
 
 
 def list_item(

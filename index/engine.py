@@ -318,15 +318,20 @@ class Engine:
             if not declined:
                 # an item that opens a list of its own ("阶段二" → "他们做了三件事：") is answered with it
                 listing = answers.is_list_question(question) if item is None else answers.opens_list(stored, item)
+                sections: list[int] = []
                 if listing and item is None:
                     # "the three lessons": the list its lead-in or headings call so, led by its lead-in
                     noun = answers.list_noun(question)
-                    lead = answers.named_list_lead(stored, ranked, _nouns(snapshot.retriever, noun)) if noun else None
+                    nouns = _nouns(snapshot.retriever, noun) if noun else []
+                    lead = answers.named_list_lead(stored, ranked, nouns) if noun else None
                     if lead is not None and lead != ranked[0].sentence:
                         first = answers.ScoredSentence(lead, ranked[0].score, 0)
                         ranked = [first, *(s for s in ranked if s.sentence != lead)]
+                    elif lead is None and noun and not answers.has_own_list(stored, ranked[0].sentence):
+                        # no lead-in says so, but headings do: "训练分几个阶段？" → 阶段一…, 阶段二…
+                        sections = answers.named_sections(stored, ranked, nouns)
                 terms = snapshot.retriever.term_weights(tokens)
-                chosen = answers.pick_sentences(stored, ranked, self.answer_params, listing, terms)
+                chosen = sections or answers.pick_sentences(stored, ranked, self.answer_params, listing, terms)
                 quantity = answers.is_quantity_question(question)
                 if quantity and not answers.states_a_number(_said(stored, chosen)):
                     # the number may be in a lower passage: "By how much did Cursor scale up its synthetic

@@ -322,6 +322,8 @@ def test_a_sentence_ending_in_a_semicolon_is_not_given_another(language: str) ->
         ("Which models does the article name?", True),
         ("What does the article say about pricing?", False),
         ("What was Composer 2's score?", False),
+        ("行业启示有几条？", True),  # how many items: the list answers it
+        ("How many stages did the training have?", True),
     ],
 )
 def test_list_questions(question: str, listing: bool) -> None:
@@ -352,6 +354,26 @@ def test_a_list_question_gets_every_item_of_the_list(engine) -> None:  # type: i
         assert item in bullets.answer
     assert bullets.answer.count("•") == 3 and len(bullets.citations) == 1
     check_citations(bullets, engine)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Cursor 的训练分几个阶段？", "What are the stages of training?", "How many stages did Cursor's training have?"],
+)
+def test_a_list_question_naming_sub_sections_gets_their_headings(engine, question: str) -> None:  # type: ignore[no-untyped-def]
+    """No lead-in says "two stages", but the headings 阶段一 / 阶段二 do: each is given with its first
+    statement. '训练分几个阶段？' was declined (its best sentence states no number)."""
+    result = engine.ask(question)
+    assert not result.abstained
+    for heading in ("阶段一：继续预训练", "阶段二：大规模强化学习", "用自家的代码数据做了继续预训练"):
+        assert heading in result.answer
+    assert len({c.chunk_id for c in result.citations}) == 2
+    check_citations(result, engine)
+
+
+def test_a_list_inside_one_sub_section_is_not_replaced_by_the_sub_sections(engine) -> None:  # type: ignore[no-untyped-def]
+    result = engine.ask("RL 阶段做了几项工作？")  # names a stage, asks for the RL stage's three things
+    assert "他们做了三件事" in result.answer and "阶段一" not in result.answer
 
 
 def test_a_question_about_one_item_gets_that_item(engine) -> None:  # type: ignore[no-untyped-def]
