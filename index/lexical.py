@@ -27,7 +27,7 @@ _jieba_lock = threading.Lock()
 
 # Bump when tokenize() changes what it yields: an index version stores BM25 over the tokens of
 # its build (see LexicalIndex.save), and a version made by another tokenizer is re-indexed at load.
-TOKENIZER_VERSION = 2
+TOKENIZER_VERSION = 3
 _EMPTY_DOCUMENT = "\x00"  # a document of only stopwords still needs a token
 # The BM25 index as bm25s saves it, next to the other files of an index version.
 LEXICAL_FILES = {
@@ -84,6 +84,17 @@ ZH_STOPWORDS = frozenset(
         "哪里",
         "哪儿",
         "哪天",
+        "哪一天",
+        "哪年",
+        "哪一年",
+        "几号",
+        "几月",
+        "几月份",
+        "什么时候",
+        "啥时候",
+        "何时",
+        "时候",  # of 什么时候 / 啥时候, which jieba also cuts into their parts
+        "月份",
         "多少",
         "几",
         "为什么",
@@ -157,6 +168,8 @@ ZH_STOPWORDS = frozenset(
         "嘛",
     ]
 )
+_WHEN_WORDS = ("哪天", "哪一天", "哪年", "哪一年", "几号", "几月", "几月份", "啥时候", "何时")
+
 EN_STOPWORDS = frozenset(
     [
         "a",
@@ -316,8 +329,13 @@ def _jieba():  # type: ignore[no-untyped-def]
     import jieba
 
     jieba.setLogLevel(logging.WARNING)
-    jieba.initialize()
-    return jieba
+    tokenizer = jieba.Tokenizer()  # our own: the words added below don't change anyone else's jieba
+    tokenizer.initialize()
+    # question words cut whole, so that they are dropped as stopwords: jieba cut "是哪天发的" 哪/天发/的,
+    # and the stray 天发 counted as a word of the question the article lacks
+    for word in _WHEN_WORDS:
+        tokenizer.add_word(word)
+    return tokenizer
 
 
 def _cut(run: str) -> list[str]:

@@ -54,6 +54,19 @@ def test_stopwords_are_dropped_unless_asked() -> None:
     assert all(t not in EN_STOPWORDS and t not in ZH_STOPWORDS for t in tokens)
 
 
+@pytest.mark.parametrize(
+    ("question", "words"),
+    [
+        ("技术报告是哪天发的？", ["技术", "报告", "发"]),  # jieba alone cut 哪/天发/的
+        ("Cursor 是哪一年成立的", ["cursor", "一年", "成立"]),
+        ("什么时候发布的", ["发布"]),
+        ("几月份上线", ["上线"]),
+    ],
+)
+def test_when_words_are_cut_whole_and_dropped(question: str, words: list[str]) -> None:
+    assert tokenize(question) == words
+
+
 def test_only_stopwords_and_punctuation_give_no_tokens() -> None:
     assert tokenize("What is it? 是什么？！") == []
     assert tokenize("…，。！") == []
