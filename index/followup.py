@@ -30,6 +30,13 @@ _PRONOUN = re.compile(
     re.IGNORECASE,
 )
 _FEW_TOKENS = 1  # "multilingual?", "价格": a word or none says what it is about only with the question before
+# ... unless the question asks what that word is and it is a name: "Muon 是什么？", "What is HSDP?" have a
+# subject of their own; "目的是什么" (whose purpose?) still leans on the question before
+_DEFINES = re.compile(
+    r"(?:是什么|是啥|是谁|什么意思|啥意思|指什么)(?:意思)?\s*[?？!！。.]*\s*$"
+    r"|^\s*(?:what|who)(?:\s+(?:is|are|was|were)|'s)\b|^\s*what\s+does\b.*\bmean\b|^\s*(?:define|tell me about)\b",
+    re.IGNORECASE,
+)
 
 
 def asks_only_for_more(tokens: list[str]) -> bool:
@@ -39,12 +46,21 @@ def asks_only_for_more(tokens: list[str]) -> bool:
 
 def leans_on_context(question: str, tokens: list[str]) -> bool:
     """The question needs the one before to be understood: it goes on from it, names it by a
-    pronoun, or is a word or none."""
+    pronoun, or is a word or none (and doesn't ask what that word is)."""
     words = [t for t in tokens if len(t) > 1]  # 跟, 比 in "跟谁比？" say nothing of a subject
-    return len(words) <= _FEW_TOKENS or bool(_GOES_ON.search(question)) or refers_back(question)
+    bare = len(words) <= _FEW_TOKENS and not (words and _DEFINES.search(question) and _is_name(words[0], question))
+    return bare or bool(_GOES_ON.search(question)) or refers_back(question)
 
 
 def refers_back(question: str) -> bool:
     """'他挖走了谁？', 'how does it help?': its subject is the question before, so it is judged with it
     even when its own words aren't the article's."""
     return bool(_PRONOUN.search(question))
+
+
+def _is_name(token: str, question: str) -> bool:
+    """The token is written in the question as a name: capitalised, or with a digit (Muon, HSDP, K2.5)."""
+    return any(
+        any(c.isupper() or c.isdigit() for c in m.group(0))
+        for m in re.finditer(re.escape(token), question, re.IGNORECASE)
+    )

@@ -25,6 +25,13 @@ from tests.index.test_answer import SWE_ZH, check_citations
         ("Composer 2.5 在 SWE-bench Verified 上的成绩是多少？", False),
         ("What is Composer 2.5's input price?", False),
         ("马斯克为什么站台", False),
+        # one word, but a question about what that name is: its own subject
+        ("Muon 是什么？", False),
+        ("What is HSDP?", False),
+        ("K2.5 是什么", False),
+        ("目的是什么", True),  # whose purpose? not a name
+        ("what's the price?", True),
+        ("那 Muon 是什么？", True),  # 那 goes on from the question before
     ],
 )
 def test_leans_on_context(question: str, leans: bool) -> None:
@@ -122,6 +129,7 @@ def test_widen_adds_the_nearest_sentences_of_the_passage_that_fit(engine) -> Non
         ("马斯克为什么站台？", "Composer 2.5 在 SWE-bench Verified 上的成绩是多少？"),
         ("What is directed RL?", "What is Composer 2.5's CursorBench score?"),
         ("行业启示第一条是啥", "马斯克握有多少钱的收购优先权？"),
+        ("What does 套壳 mean?", "Muon 是什么？"),  # was steered to a 套壳 sentence (found in `make chat`)
     ],
 )
 def test_a_question_with_its_own_subject_is_asked_afresh(engine, context: str, question: str) -> None:  # type: ignore[no-untyped-def]
