@@ -6,6 +6,7 @@ Pure functions over already-retrieved passages and their sentence vectors; no mo
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -686,19 +687,47 @@ _QUANTITY_QUESTION = re.compile(
 _NUMBER = re.compile(r"\d|[零一二两三四五六七八九十百千万亿]{2,}|[二两三四五六七八九十百千万亿半]")
 
 
+_WHEN_QUESTION = re.compile(
+    # "when" opens the question (or a clause of it): "feedback … when a test fails" asks no date
+    r"(什么时候|啥时候|何时|哪天|哪一天|哪年|哪一年|几月|几号|(?:^|[,;，；]|\band|\bso)\s*when\b"
+    r"|\b(?:what|which)\s+(?:year|date|day|month)\b)",
+    re.IGNORECASE,
+)
+
+
+def is_when_question(question: str) -> bool:
+    """'Cursor 是哪一年成立的？', 'When was Cursor founded?': the answer is a date."""
+    return bool(_WHEN_QUESTION.search(question))
+
+
+_DATE = re.compile(
+    # a clause ending in 时 says when too: "只在任务完成时给奖励" answers "什么时候才给奖励"
+    r"\d+\s*[年月日号]|当天|当日|同一天|同日|今年|去年|明年|前年|(?<![同及临暂随小])时(?![候间代髦尚])|\b(?:19|20)\d\d\b"
+    r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d",
+    re.IGNORECASE,
+)
+
+
+def states_a_date(text: str) -> bool:
+    """The text says when: a date (3 月 27 日, 2026 年, May 18) or a day it names (当天)."""
+    return bool(_DATE.search(text))
+
+
 def is_quantity_question(question: str) -> bool:
     """'Kimi K2.5 有多少参数？', 'How many GPUs…': the answer is a number."""
     return bool(_QUANTITY_QUESTION.search(question))
 
 
-def numbered_sentence(stored: StoredIndex, ranked: list[ScoredSentence], words: set[str]) -> ScoredSentence | None:
-    """The best-ranked sentence that states a number and holds most of ``words`` (the question's
-    rarer words): "By how much did Cursor scale up its synthetic data?" → "合成数据规模翻 25 倍", when
-    the best sentence, from another passage, states none. One of two is not enough: "How long did
-    the RL training take?" is not answered by "…高难度训练数据…翻 25 倍"."""
+def sentence_stating(
+    stored: StoredIndex, ranked: list[ScoredSentence], words: set[str], states: Callable[[str], bool]
+) -> ScoredSentence | None:
+    """The best-ranked sentence that ``states`` a number (or a date) and holds most of ``words`` (the
+    question's rarer words): "By how much did Cursor scale up its synthetic data?" → "合成数据规模翻
+    25 倍", when the best sentence, from another passage, states none. One of two is not enough: "How
+    long did the RL training take?" is not answered by "…高难度训练数据…翻 25 倍"."""
     for scored in ranked:
         text = render_sentence(stored, stored.sentences[scored.sentence])
-        if states_a_number(text) and 2 * len(words & _token_set(text)) > len(words):
+        if states(text) and 2 * len(words & _token_set(text)) > len(words):
             return scored
     return None
 

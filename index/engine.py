@@ -333,10 +333,18 @@ class Engine:
                 terms = snapshot.retriever.term_weights(tokens)
                 chosen = sections or answers.pick_sentences(stored, ranked, self.answer_params, listing, terms)
                 quantity = answers.is_quantity_question(question)
-                if quantity and not answers.states_a_number(_said(stored, chosen)):
-                    # the number may be in a lower passage: "By how much did Cursor scale up its synthetic
-                    # data?" → "合成数据规模翻 25 倍" (third), not the best sentence's 代码数据 (first)
-                    rescued = answers.numbered_sentence(stored, ranked, _rare(snapshot.retriever, terms))
+                # what a how-many or a when question's answer must state: a number, a date
+                states = (
+                    answers.states_a_number
+                    if quantity
+                    else answers.states_a_date
+                    if answers.is_when_question(question)
+                    else None
+                )
+                if states is not None and not states(_said(stored, chosen)):
+                    # it may be in a lower passage: "By how much did Cursor scale up its synthetic data?" →
+                    # "合成数据规模翻 25 倍" (third), not the best sentence's 代码数据 (first)
+                    rescued = answers.sentence_stating(stored, ranked, _rare(snapshot.retriever, terms), states)
                     if rescued is not None:
                         ranked = [rescued, *(s for s in ranked if s != rescued)]
                         chosen = answers.pick_sentences(stored, ranked, self.answer_params, listing, terms)
@@ -348,14 +356,12 @@ class Engine:
                 mismatch = answers.version_mismatch(question, said)
                 # "how many…?" answered without a number isn't answered ("Kimi K2.5 有多少参数？"), nor with
                 # a number of something else: "Cursor 一年营收多少？" (营收: nowhere) → Cursor's 600 亿美元
-                if quantity:
+                if states is not None:
                     # a pronoun stands for the subject of the question before ("how many GPUs did it use?")
                     own = search_tokens if context and refers_back(question) else tokens
-                    asking = answers.quantity_words(question)
+                    asking = answers.quantity_words(question) if quantity else set()
                     own = [t for t in own if t not in asking]
-                    declined = not answers.states_a_number(said) or only_the_subject_matches(
-                        snapshot.retriever, own, said
-                    )
+                    declined = not states(said) or only_the_subject_matches(snapshot.retriever, own, said)
                 declined = declined or mismatch is not None
             if declined:
                 result.abstained = True

@@ -503,14 +503,62 @@ def test_a_how_many_question_takes_its_number_from_a_lower_passage(engine) -> No
     assert engine.ask("How long did the RL training take?").abstained
 
 
-def test_numbered_sentence(engine) -> None:  # type: ignore[no-untyped-def]
+def test_sentence_stating(engine) -> None:  # type: ignore[no-untyped-def]
     stored = engine.snapshot.stored
     ids = {stored.sentence_text(s): i for i, s in enumerate(stored.sentences)}
     code = next(i for t, i in ids.items() if t.startswith("Cursor 在 Kimi K2.5 的基础上，用自家的代码数据"))
     synthetic = next(i for t, i in ids.items() if "合成数据规模翻 25 倍" in t)
-    ranked = [answers.ScoredSentence(code, 0.2, 0), answers.ScoredSentence(synthetic, 0.1, 2)]
-    assert answers.numbered_sentence(stored, ranked, {"合成", "数据", "规模"}) == ranked[1]
-    assert answers.numbered_sentence(stored, ranked, {"合成", "优化器", "算力"}) is None  # one of three
+    report = next(i for t, i in ids.items() if t.startswith("Cursor 在 2026 年 3 月 27 日发布的技术报告"))
+    ranked = [answers.ScoredSentence(i, 0.3 - n / 10, n) for n, i in enumerate((code, synthetic, report))]
+    number = answers.states_a_number
+    assert answers.sentence_stating(stored, ranked, {"合成", "数据", "规模"}, number) == ranked[1]
+    assert answers.sentence_stating(stored, ranked, {"合成", "优化器", "算力"}, number) is None  # one of three
+    assert answers.sentence_stating(stored, ranked, {"技术", "报告"}, answers.states_a_date) == ranked[2]
+
+
+@pytest.mark.parametrize(
+    ("question", "when"),
+    [
+        ("Cursor 的技术报告是哪天发的？", True),
+        ("Cursor 是哪一年成立的？", True),
+        ("传统RL什么时候才给奖励", True),
+        ("When was Cursor founded?", True),
+        ("So when did Musk post?", True),
+        ("What date did the arXiv paper come out?", True),
+        ("What kind of feedback does Cursor give when a test fails?", False),  # "when" of a clause
+        ("What did the developer find when calling Cursor's model directly?", False),
+        ("Composer 2.5 多少钱", False),
+    ],
+)
+def test_when_questions(question: str, when: bool) -> None:
+    assert answers.is_when_question(question) is when
+
+
+@pytest.mark.parametrize(
+    ("text", "dated"),
+    [
+        ("Cursor 在 2026 年 3 月 27 日发布的技术报告中写得明明白白：", True),
+        ("Composer 2.5 发布当天，马斯克在 X 上发了一条帖子", True),
+        ("传统的 RL 只在任务完成时给奖励", True),  # a clause ending in 时 says when
+        ("Released on May 18, it…", True),
+        ("马斯克之前还从 Cursor 挖过人", False),
+        ("同时，Cursor 也在训练", False),
+        ("Cursor 用 Kimi K2.5 训练 Composer 2/2.5", False),
+    ],
+)
+def test_states_a_date(text: str, dated: bool) -> None:
+    assert answers.states_a_date(text) is dated
+
+
+def test_a_when_question_is_answered_with_a_date_or_declined(engine) -> None:  # type: ignore[no-untyped-def]
+    # the best passage (第三，透明度…公开技术报告) says no date; the report's own sentence, ranked lower, does
+    dated = engine.ask("Cursor 的技术报告是哪天发的？")
+    assert not dated.abstained and "3 月 27 日" in dated.answer
+    check_citations(dated, engine)
+    assert "任务完成时" in engine.ask("When does traditional RL hand out rewards?").answer
+    # the article dates no founding, no partnership: these got Musk's 600 亿 option and the Colossus bullet
+    for question in ("When was Cursor founded?", "Cursor 是哪一年成立的？", "When did Cursor partner with SpaceX AI?"):
+        assert engine.ask(question).abstained, question
 
 
 def test_poached_finds_the_sentence_that_says_it_in_chinese(engine) -> None:  # type: ignore[no-untyped-def]
