@@ -320,6 +320,9 @@ EN_STOPWORDS = frozenset(
         "actually",
         "really",
         "exactly",
+        "want",
+        "wants",
+        "wanted",
     ]
 )
 

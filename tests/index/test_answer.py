@@ -627,11 +627,16 @@ def test_table_rows_are_those_of_the_table_a_sentence_is_in_or_introduces(engine
 
 
 @pytest.mark.parametrize(
-    "question", ["Why does transparency matter according to the author?", "What really happened with the model ID?"]
+    "question",
+    [
+        "Why does transparency matter according to the author?",
+        "What really happened with the model ID?",
+        "What does the author say a user actually wants?",  # declined on its first run (holdout_blind4)
+    ],
 )
 def test_words_that_frame_a_question_are_not_its_subject(engine, question: str) -> None:  # type: ignore[no-untyped-def]
-    """'matter' / 'happened' counted as unknown content words halved the question's known share, and
-    a weak dense match then got it declined."""
+    """'matter' / 'happened' / 'wants' counted as unknown content words halved the question's known
+    share, and a weak dense match then got it declined."""
     result = engine.ask(question)
     assert not result.abstained
     check_citations(result, engine)
