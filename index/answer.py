@@ -418,12 +418,17 @@ def named_list_lead(stored: StoredIndex, ranked: list[ScoredSentence], nouns: li
     return None
 
 
+def _own_lead(stored: StoredIndex, sid: int) -> int | None:
+    """The lead-in of the list a sentence is in or opens, or of the one the next sentence of its
+    paragraph opens ("这是 Cursor 真正下功夫的地方。" → "他们做了三件事：")."""
+    lead = _lead_in_of(stored, sid)
+    return lead if lead is not None else _opening(stored, sid)
+
+
 def has_own_list(stored: StoredIndex, sid: int) -> bool:
     """The sentence is in, opens or leads into a list of two items or more: pick_sentences answers a
     list question with that list."""
-    lead = _lead_in_of(stored, sid)
-    if lead is None:
-        lead = _opening(stored, sid)
+    lead = _own_lead(stored, sid)
     return lead is not None and len(_list_items(stored, lead)) > 1
 
 
@@ -479,10 +484,9 @@ def pick_sentences(
     if not ranked:
         return []
     best = ranked[0].sentence
-    lead = _lead_in_of(stored, best) if listing else None
-    opener: list[int] = []
-    if listing and lead is None and (lead := _opening(stored, best)) is not None:
-        opener = [best]  # "这是 Cursor 真正下功夫的地方。" leads into "他们做了三件事："
+    lead = _own_lead(stored, best) if listing else None
+    # a lead-in after the best sentence: "这是 Cursor 真正下功夫的地方。" leads into "他们做了三件事："
+    opener = [best] if lead is not None and lead > best else []
     items = _list_items(stored, lead) if lead is not None else []
     if len(items) > 1:
         return [*opener, lead, *items]
@@ -716,6 +720,14 @@ def states_a_date(text: str) -> bool:
 def is_quantity_question(question: str) -> bool:
     """'Kimi K2.5 有多少参数？', 'How many GPUs…': the answer is a number."""
     return bool(_QUANTITY_QUESTION.search(question))
+
+
+def what_it_must_state(question: str) -> Callable[[str], bool] | None:
+    """What the answer to a how-many or a when question must state (a number, a date), as a test of
+    the answer's text; None for other questions."""
+    if is_quantity_question(question):
+        return states_a_number
+    return states_a_date if is_when_question(question) else None
 
 
 def sentence_stating(

@@ -332,15 +332,7 @@ class Engine:
                         sections = answers.named_sections(stored, ranked, nouns)
                 terms = snapshot.retriever.term_weights(tokens)
                 chosen = sections or answers.pick_sentences(stored, ranked, self.answer_params, listing, terms)
-                quantity = answers.is_quantity_question(question)
-                # what a how-many or a when question's answer must state: a number, a date
-                states = (
-                    answers.states_a_number
-                    if quantity
-                    else answers.states_a_date
-                    if answers.is_when_question(question)
-                    else None
-                )
+                states = answers.what_it_must_state(question)  # a number, a date
                 if states is not None and not states(_said(stored, chosen)):
                     # it may be in a lower passage: "By how much did Cursor scale up its synthetic data?" →
                     # "合成数据规模翻 25 倍" (third), not the best sentence's 代码数据 (first)
@@ -359,7 +351,7 @@ class Engine:
                 if states is not None:
                     # a pronoun stands for the subject of the question before ("how many GPUs did it use?")
                     own = search_tokens if context and refers_back(question) else tokens
-                    asking = answers.quantity_words(question) if quantity else set()
+                    asking = answers.quantity_words(question)
                     own = [t for t in own if t not in asking]
                     declined = not states(said) or only_the_subject_matches(snapshot.retriever, own, said)
                 declined = declined or mismatch is not None
