@@ -693,7 +693,7 @@ _NUMBER = re.compile(r"\d|[零一二两三四五六七八九十百千万亿]{2,}
 
 _WHEN_QUESTION = re.compile(
     # "when" opens the question (or a clause of it): "feedback … when a test fails" asks no date
-    r"(什么时候|啥时候|何时|哪天|哪一天|哪年|哪一年|几月|几号|(?:^|[,;，；]|\band|\bso)\s*when\b"
+    r"(什么时候|啥时候|何时|哪天|哪一天|哪年|哪一年|几月|几号|(?:^|[,;，；]|\band|\bso)\s*when\b|\bwhen\s*[?？]\s*$"
     r"|\b(?:what|which)\s+(?:year|date|day|month)\b)",
     re.IGNORECASE,
 )

@@ -524,6 +524,7 @@ def test_sentence_stating(engine) -> None:  # type: ignore[no-untyped-def]
         ("传统RL什么时候才给奖励", True),
         ("When was Cursor founded?", True),
         ("So when did Musk post?", True),
+        ("Composer 2.5 came out when?", True),
         ("What date did the arXiv paper come out?", True),
         ("What kind of feedback does Cursor give when a test fails?", False),  # "when" of a clause
         ("What did the developer find when calling Cursor's model directly?", False),
