@@ -26,6 +26,7 @@ SETS = {
         "holdout_blind.jsonl",
         "holdout_blind2.jsonl",
         "holdout_blind3.jsonl",
+        "holdout_blind4.jsonl",
     ],
     # follow-ups, each with the question it follows as context: the dev ones shaped the rule
     # (index/followup.py), the holdout ones were written before their first run
@@ -33,15 +34,15 @@ SETS = {
 }
 FLOOR_METRICS = ("hit_at_1", "recall_at_5", "fact_rate", "citation_precision", "abstention_out", "abstention_hard_out")
 
-# Measured on 2026-12-01 (dev: zh 99 / en 108 questions; holdout: zh 231 / en 166). Dev en hit@1 was
+# Measured on 2026-12-01 (dev: zh 99 / en 108 questions; holdout: zh 251 / en 186). Dev en hit@1 was
 # 0.913 in the venv these floors were first set in and 0.891 in a new one on the same code (dense zh
 # hit@1 moved too, 0.92 → 0.90: near-tied scores; the cause in the environment was not found): its
-# floor followed. The holdout en floors
-# followed the 51 questions of holdout_blind3.jsonl (their first run: en hit@1 0.80, fact 0.75).
+# floor followed. The holdout en floors followed the 91 questions of holdout_blind3/4.jsonl (their
+# first runs: en fact 0.75 and 0.60).
 #   dev zh      hit@1 0.940  R@5 1.000  fact 0.920  cite P 0.940  abst out 0.95  hard 0.83  false abst 0.000
 #   dev en      hit@1 0.891  R@5 0.978  fact 0.891  cite P 0.913  abst out 0.98  hard 0.58  false abst 0.022
-#   holdout zh  hit@1 0.935  R@5 0.989  fact 0.930  cite P 0.903  abst out 1.00  hard 0.63  false abst 0.000
-#   holdout en  hit@1 0.889  R@5 0.992  fact 0.865  cite P 0.860  abst out 1.00  hard 0.35  false abst 0.040
+#   holdout zh  hit@1 0.935  R@5 0.990  fact 0.930  cite P 0.905  abst out 1.00  hard 0.64  false abst 0.000
+#   holdout en  hit@1 0.887  R@5 0.993  fact 0.844  cite P 0.849  abst out 1.00  hard 0.45  false abst 0.035
 # Follow-ups (zh 26 / en 20 answerable, 3 / 3 off-topic, 3 / 2 near-topic):
 #   zh          hit@1 0.962  R@5 1.000  fact 0.846  cite P 1.000  abst out 1.00  hard 0.33  false abst 0.038
 #   en          hit@1 0.800  R@5 1.000  fact 0.800  cite P 0.895  abst out 1.00  hard 0.00  false abst 0.050
@@ -76,10 +77,10 @@ FLOORS: dict[str, dict[str, dict[str, float]]] = {
         "en": {
             "hit_at_1": 0.85,
             "recall_at_5": 0.96,
-            "fact_rate": 0.83,
-            "citation_precision": 0.83,
+            "fact_rate": 0.81,
+            "citation_precision": 0.81,
             "abstention_out": 0.97,
-            "abstention_hard_out": 0.32,
+            "abstention_hard_out": 0.42,
         },
     },
     "followups": {
