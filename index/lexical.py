@@ -25,9 +25,13 @@ _TOKEN = re.compile(
 _GLUED = re.compile(r"([a-z]{3,})(\d+(?:\.\d+)?)")
 _jieba_lock = threading.Lock()
 
-# Bump when tokenize() changes what it yields: an index version stores BM25 over the tokens of
-# its build (see LexicalIndex.save), and a version made by another tokenizer is re-indexed at load.
-TOKENIZER_VERSION = 3
+# Bump when tokenize() changes what it yields, or BM25's parameters: an index version stores BM25
+# over the tokens of its build (see LexicalIndex.save), and a version made otherwise is re-indexed at load.
+TOKENIZER_VERSION = 4
+# BM25's length normalisation. bm25s's default, 0.75, let the short passages win over the long one
+# that holds three bullets: b swept 0.3–0.75 on dev, 0.3–0.6 all better than 0.75 in English
+# (hit@1 0.89 → 0.91), 0.6 also R@5 0.98 → 1.00; Chinese unchanged (README).
+BM25_B = 0.6
 _EMPTY_DOCUMENT = "\x00"  # a document of only stopwords still needs a token
 # The BM25 index as bm25s saves it, next to the other files of an index version.
 LEXICAL_FILES = {
@@ -380,7 +384,7 @@ class LexicalIndex:
         doc_tokens = [tokenize(t) for t in texts]
         self.vocabulary = frozenset(t for tokens in doc_tokens for t in tokens)
         self._size = len(texts)
-        self._bm25 = bm25s.BM25()
+        self._bm25 = bm25s.BM25(b=BM25_B)
         if self._size:  # bm25s can't index nothing; scores() answers for an empty index
             self._bm25.index([tokens or [_EMPTY_DOCUMENT] for tokens in doc_tokens], show_progress=False)
 
@@ -401,7 +405,7 @@ class LexicalIndex:
         self = cls.__new__(cls)
         self._size = size
         if not size:
-            self._bm25 = bm25s.BM25()
+            self._bm25 = bm25s.BM25(b=BM25_B)
             self.vocabulary = frozenset()
             return self
         for name in LEXICAL_FILES.values():
