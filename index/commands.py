@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import deque
 from pathlib import Path
 
 from index.cli import EXIT_OK, EXIT_USAGE, UsageError, print_json
@@ -231,7 +232,8 @@ def chat(args: argparse.Namespace, settings: IndexSettings) -> int:
     engine = _engine(settings, llm=None)
     title = engine.snapshot.stored.manifest.documents[0].meta.title if engine.snapshot.stored.manifest.documents else ""
     print(f"Ask about “{title}” in Chinese or English. 输入问题；exit / Ctrl-D 退出。")
-    earlier: list[str] = []  # a follow-up ("那价格呢？", "他挖走了谁？") is read after these, as in a thread
+    # a follow-up ("那价格呢？", "他挖走了谁？") is read after these, as in a thread; older ones are let go
+    earlier: deque[str] = deque(maxlen=CHAT_CONTEXT_QUESTIONS)
     while True:
         try:
             line = input("\n> ")
@@ -243,7 +245,7 @@ def chat(args: argparse.Namespace, settings: IndexSettings) -> int:
         if not line.strip():
             continue
         try:
-            result = engine.ask(line, context="\n".join(earlier[-CHAT_CONTEXT_QUESTIONS:]) or None)
+            result = engine.ask(line, context="\n".join(earlier) or None)
         except QuestionError as error:
             print(f"（{error}）")
             continue
