@@ -199,3 +199,17 @@ def only_the_subject_matches(retriever: Retriever, tokens: list[str], answer: st
         if found:
             shares.append(min(retriever.passage_share(w) for w in found))
     return bool(shares) and min(shares) >= SUBJECT_SHARE and len(unknown) >= len(shares)
+
+
+def specific_names(retriever: Retriever, question: str, language: str) -> list[frozenset[str]]:
+    """The question's names that the article has in fewer than half its passages, each as the tokens
+    that may write it (itself, or translated): the passage an answer comes from must name them.
+    "Who is the CEO of Moonshot AI?" → {moonshot}: Cursor's CEO is no answer. Names the article
+    lacks are the unknown-names rule's; names of its subject (Cursor, Kimi) are in most passages."""
+    found = []
+    for name in dict.fromkeys(names(question, language)):
+        tokens = [t for t in tokenize(name) if _is_word(t) or any(c.isdigit() for c in t)]
+        forms = frozenset(t for t in (*tokens, *retriever.translation(tokens)) if t in retriever.lexical.vocabulary)
+        if forms and all(0 < retriever.passage_share(t) < SUBJECT_SHARE for t in forms):
+            found.append(forms)
+    return found

@@ -744,6 +744,31 @@ def sentence_stating(
     return None
 
 
+def passages_name(stored: StoredIndex, sentences: list[int], names: list[frozenset[str]]) -> bool:
+    """The passages of these sentences, together, write each name (one of its forms)."""
+    tokens: set[str] = set()
+    for chunk in dict.fromkeys(stored.sentences[s].chunk for s in sentences):
+        tokens |= _token_set(stored.chunks[chunk].text)
+    return all(forms & tokens for forms in names)
+
+
+def sentence_naming(
+    stored: StoredIndex,
+    ranked: list[ScoredSentence],
+    names: list[frozenset[str]],
+    states: Callable[[str], bool] | None = None,
+) -> ScoredSentence | None:
+    """The best-ranked sentence whose passage writes each name (and that ``states`` a number or a
+    date, if the question asks for one): "Cursor CEO 是怎么回应套壳质疑的？" → the CEO's passage,
+    ranked second, not the first one's 被质疑的其实不是「套壳」."""
+    for scored in ranked:
+        if passages_name(stored, [scored.sentence], names) and (
+            states is None or states(render_sentence(stored, stored.sentences[scored.sentence]))
+        ):
+            return scored
+    return None
+
+
 # a numeral or 每 with one measure word: 一斤, 每斤, 一年, 几天
 _MEASURE = re.compile(r"[一二两三四五六七八九十百千万几每][\u4e00-\u9fff]")
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from index import answer as answers
-from index.abstain import SUBJECT_SHARE, Evidence, only_the_subject_matches, should_abstain
+from index.abstain import SUBJECT_SHARE, Evidence, only_the_subject_matches, should_abstain, specific_names
 from index.chunking import Chunk
 from index.config import IndexSettings
 from index.dates import chinese_dates
@@ -340,6 +340,16 @@ class Engine:
                     if rescued is not None:
                         ranked = [rescued, *(s for s in ranked if s != rescued)]
                         chosen = answers.pick_sentences(stored, ranked, self.answer_params, listing, terms)
+                # the names a question asks about must be in the answer's passages: the CEO of Moonshot AI
+                # is not Cursor's ("Cursor CEO Michael Truell…"), and Cursor's CEO answers from his passage
+                named = specific_names(snapshot.retriever, question, language)
+                if named and not answers.passages_name(stored, chosen, named):
+                    rescued = answers.sentence_naming(stored, ranked, named, states)
+                    if rescued is None:
+                        declined = True
+                    else:
+                        ranked = [rescued, *(s for s in ranked if s != rescued)]
+                        chosen = answers.pick_sentences(stored, ranked, self.answer_params, listing, terms)
                 if more:  # more of the passage the answer came from, not the same answer again
                     chosen = answers.widen(stored, chosen)
                 # sentences about another version of what was asked (Composer 2.5 for Composer 2)
@@ -353,7 +363,7 @@ class Engine:
                     own = search_tokens if context and refers_back(question) else tokens
                     asking = answers.quantity_words(question)
                     own = [t for t in own if t not in asking]
-                    declined = not states(said) or only_the_subject_matches(snapshot.retriever, own, said)
+                    declined = declined or not states(said) or only_the_subject_matches(snapshot.retriever, own, said)
                 declined = declined or mismatch is not None
             if declined:
                 result.abstained = True

@@ -16,6 +16,7 @@ from index.abstain import (
     _is_word,
     names,
     should_abstain,
+    specific_names,
 )
 
 ANSWERABLE_EN = Evidence(
@@ -137,3 +138,19 @@ def test_a_chinese_question_most_of_whose_tokens_the_article_lacks_needs_a_bette
     assert not should_abstain(dataclasses.replace(weak, token_coverage=CHINESE_COVERAGE_FLOOR), "zh")
     assert not should_abstain(dataclasses.replace(weak, adjusted_top=CHINESE_WEAK_WORDS_FLOOR + 0.01), "zh")
     assert not should_abstain(dataclasses.replace(weak, points_at_section=True), "zh")  # 文章最后一句话说的啥
+
+
+def test_specific_names_are_the_ones_a_few_passages_write(engine) -> None:  # type: ignore[no-untyped-def]
+    retriever = engine.snapshot.retriever
+    found = specific_names(retriever, "Who is the CEO of Moonshot AI?", "en")
+    assert frozenset({"ceo"}) in found and frozenset({"moonshot"}) in found
+    assert specific_names(retriever, "What did Cursor say about Kimi?", "en") == []  # the article's subject
+    assert specific_names(retriever, "What is the price of Bitcoin?", "en") == []  # not in the article at all
+
+
+@pytest.mark.parametrize(
+    "question", ["Who is the CEO of Moonshot AI?", "Who founded Moonshot AI?", "Claude Opus 4.7 的 API 价格是多少？"]
+)
+def test_an_answer_from_passages_that_dont_name_what_was_asked_is_declined(engine, question: str) -> None:  # type: ignore[no-untyped-def]
+    # they got Cursor's CEO, Moonshot's open model, Composer 2.5's price: near the question, about another
+    assert engine.ask(question).abstained

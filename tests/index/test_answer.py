@@ -503,6 +503,13 @@ def test_a_how_many_question_takes_its_number_from_a_lower_passage(engine) -> No
     assert engine.ask("How long did the RL training take?").abstained
 
 
+def test_an_answer_comes_from_a_passage_naming_what_was_asked(engine) -> None:  # type: ignore[no-untyped-def]
+    # the first passage (第三，透明度…: 被质疑的其实不是「套壳」) doesn't name the CEO; the second, his, answers it
+    result = engine.ask("Cursor CEO 是怎么回应套壳质疑的？")
+    assert not result.abstained and "Kimi 打底" in result.answer
+    check_citations(result, engine)
+
+
 def test_sentence_stating(engine) -> None:  # type: ignore[no-untyped-def]
     stored = engine.snapshot.stored
     ids = {stored.sentence_text(s): i for i, s in enumerate(stored.sentences)}
