@@ -42,6 +42,9 @@ LEXICAL_FILES = {
     "params_name": "bm25.params.json",
 }
 
+# when-words jieba doesn't cut whole by itself (_jieba adds them); stopwords like the other question words
+_WHEN_WORDS = ("哪天", "哪一天", "哪年", "哪一年", "几号", "几月", "几月份", "啥时候", "何时")
+
 ZH_STOPWORDS = frozenset(
     [
         "的",
@@ -87,16 +90,8 @@ ZH_STOPWORDS = frozenset(
         "哪家",
         "哪里",
         "哪儿",
-        "哪天",
-        "哪一天",
-        "哪年",
-        "哪一年",
-        "几号",
-        "几月",
-        "几月份",
+        *_WHEN_WORDS,
         "什么时候",
-        "啥时候",
-        "何时",
         "时候",  # of 什么时候 / 啥时候, which jieba also cuts into their parts
         "月份",
         "多少",
@@ -172,8 +167,6 @@ ZH_STOPWORDS = frozenset(
         "嘛",
     ]
 )
-_WHEN_WORDS = ("哪天", "哪一天", "哪年", "哪一年", "几号", "几月", "几月份", "啥时候", "何时")
-
 EN_STOPWORDS = frozenset(
     [
         "a",
