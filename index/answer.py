@@ -46,13 +46,15 @@ _META = re.compile(
     r"|(副标题|标题|题目)是什么|(文章|本文|这篇).{0,8}(发表|发布|写)(的|于)?.{0,4}(时间|日期|哪一?天|什么时候|何时|哪一?年|几月几号)"
     r"|(什么时候|哪一?天|何时|哪一?年|几月几号|几号).{0,4}(发表|写)的"
     r"|who('s| is| was)? (is )?the (author|writer)|author of (this|the)|who wrote|written by whom"
-    r"|(title|subtitle|headline|name) of (this|the) (article|post)"
-    r"|(article|post)'?s? (title|subtitle|headline|author|date|publication)"
-    r"|(when|(what|which) (year|date|day|month)) (was|is) (this|the) (article|post) (published|written|posted)"
+    r"|(title|subtitle|headline|name) of (this|the) (article|post|piece)"
+    r"|(article|post|piece)'?s? (title|subtitle|headline|author|date|publication)"
+    r"|(when|(what|which) (year|date|day|month)) (was|is) (it|(this|the) (article|post|piece))"
+    r" (published|written|posted)"
+    r"|(what|which) (date|day) is (it|this|the (article|post|piece)) (from|dated)"
     r"|publication date)",
     re.IGNORECASE,
 )
-_ARTICLE_WORD = re.compile(r"(文章|本文|这篇|全文|\b(?:article|post|text|this|it)\b)", re.IGNORECASE)
+_ARTICLE_WORD = re.compile(r"(文章|本文|这篇|全文|\b(?:article|post|piece|text|this|it)\b)", re.IGNORECASE)
 
 
 def _only(pattern: re.Pattern[str], question: str) -> bool:

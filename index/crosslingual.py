@@ -19,14 +19,18 @@ from pathlib import Path
 from index.lexical import EN_STOPWORDS, tokenize
 
 MAX_TRANSLATIONS = 4  # per English word: the most specific glosses win
-# 2: two-word phrases too, 3: names too, 4: tech terms too, 5: plurals like gpus keyed as singular;
+# 2: two-word phrases too, 3: names too, 4: tech terms too, 5: plurals like gpus keyed as singular,
+# 6: no idioms that open with a preposition ("in view of");
 # a version whose glossary is older gets a new one
-GLOSSARY_FORMAT = 5
+GLOSSARY_FORMAT = 6
 _LINE = re.compile(r"^\S+ (\S+) \[([^\]]*)\] /(.*)/\s*$")  # traditional simplified [pinyin] /glosses/
 _NAME = re.compile(r"[A-Z][a-z]+(?: [A-Z][a-z]+)*")
 _PAREN = re.compile(r"\([^)]*\)|\[[^\]]*\]")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 _WORD = re.compile(r"[a-z][a-z'-]*[a-z]|[a-z]")
+# A gloss opening with a preposition is an idiom, not its noun: 基于 "in view of" is no "view", 一块
+# "in company" no "company" (a verb's "to", as in "to release", is none; "for example" → 比如 is the noun)
+_IDIOM = re.compile(r"\s*(in|on|at|of|by|with|from|into|as)\s")
 
 
 MAX_TARGETED_LOOKUPS = 32  # new words looked up one by one; more and the dictionary is read line by line
@@ -70,7 +74,10 @@ def _glosses(definitions: str) -> Iterable[list[str]]:
     for gloss in definitions.split("/"):
         if gloss.startswith(("CL:", "abbr.", "variant of", "surname", "old variant", "see ", "also written")):
             continue
-        words = [w for w in _WORD.findall(_PAREN.sub(" ", gloss).lower()) if w not in EN_STOPWORDS]
+        plain = _PAREN.sub(" ", gloss).lower()
+        if _IDIOM.match(plain):
+            continue
+        words = [w for w in _WORD.findall(plain) if w not in EN_STOPWORDS]
         if len(words) in (1, 2):
             yield words
 
@@ -198,6 +205,12 @@ def _keys(tokens: list[str]) -> list[tuple[str, tuple[int, ...]]]:
         (f"{stem(tokens[i])} {stem(tokens[i + 1])}", (i, i + 1))
         for i in range(len(tokens) - 1)
         if english[i] and english[i + 1]
+    ]
+    # a hyphenated word is its parts as a phrase, and covers them ("steel-plate", then "steel" and "plate")
+    keys += [
+        (f"{stem(tokens[i + 1])} {stem(tokens[i + 2])}", (i, i + 1, i + 2))
+        for i in range(len(tokens) - 2)
+        if english[i] and tokens[i] == f"{tokens[i + 1]}-{tokens[i + 2]}"
     ]
     return keys
 

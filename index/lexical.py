@@ -320,6 +320,11 @@ EN_STOPWORDS = frozenset(
         "want",
         "wants",
         "wanted",
+        # the same for opinions ("what's the author's personal take on…") and "what makes…"; not
+        # "take" itself: "How long did the RL training take?" asks how long, and is declined
+        "personal",
+        "makes",
+        "making",
     ]
 )
 

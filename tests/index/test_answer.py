@@ -170,6 +170,10 @@ def test_follow_up_uses_the_previous_question(engine) -> None:  # type: ignore[n
         ("文章几月几号发表的？", False, True),
         ("Cursor 是哪一年成立的？", False, False),
         ("What's the headline of this article?", False, True),
+        ("Who wrote this piece and when was it published?", False, True),  # two asks, "piece" for the article
+        ("When was it published?", False, True),
+        ("When was Composer 2.5 published?", False, False),
+        ("Who wrote Kimi K2.5?", False, False),
         ("这篇文章的副标题是什么？", False, True),
         (SWE_ZH, False, False),
         ("Cursor CEO 怎么说的？", False, False),
@@ -640,6 +644,7 @@ def test_table_rows_are_those_of_the_table_a_sentence_is_in_or_introduces(engine
         "Why does transparency matter according to the author?",
         "What really happened with the model ID?",
         "What does the author say a user actually wants?",  # declined on its first run (holdout_blind4)
+        "What's the author's personal take on model 'wrapping'?",  # declined on its first run (dev_more)
     ],
 )
 def test_words_that_frame_a_question_are_not_its_subject(engine, question: str) -> None:  # type: ignore[no-untyped-def]

@@ -96,6 +96,23 @@ def test_hyphenated_words_translate() -> None:
     assert translation(tokens, glossary, frozenset({"细粒", "反馈"})) == ["细粒", "反馈"]
 
 
+def test_a_hyphenated_word_is_its_parts_as_a_phrase_and_covers_them() -> None:
+    glossary = build_glossary({"钢板"})
+    vocabulary = frozenset({"钢板"})
+    tokens = tokenize("In the steel-plate analogy, what matters?")
+    assert translation(tokens, glossary, vocabulary) == ["钢板"]
+    # the compound and both its parts are known: none of them counts as a word the article lacks
+    assert {tokens[i] for i in translated_positions(tokens, glossary, vocabulary)} == {"steel-plate", "steel", "plate"}
+
+
+def test_an_idiom_opening_with_a_preposition_does_not_translate_its_noun() -> None:
+    # CC-CEDICT: 基于 "because of; on the basis of; in view of", 一块 "... together; in company"
+    glossary = build_glossary({"基于", "看法", "一块", "公司", "比如"})
+    assert "基于" not in glossary.get(stem("view"), []) and "看法" in glossary[stem("view")]
+    assert "一块" not in glossary.get(stem("company"), []) and "公司" in glossary[stem("company")]
+    assert "比如" in glossary[stem("example")]  # "for example": the noun is meant
+
+
 def test_a_persons_name_is_keyed_by_each_of_its_words() -> None:
     glossary = build_glossary({"马斯克", "美元"})
     assert glossary["musk"] == glossary["elon"] == ["马斯克"]  # 'Elon Musk (1971-), business magnate…'
