@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import re
 import threading
 import unicodedata
@@ -440,6 +441,35 @@ class LexicalIndex:
         """The first ``limit`` documents (by position) that contain the token."""
         start, end = self._postings(token)
         return [int(i) for i in self._bm25.scores["indices"][start : min(end, start + limit)]]
+
+    def _idf(self, documents: int) -> float:
+        """BM25's idf for a term in this many documents, as bm25s's "lucene" method (ours) computes it."""
+        return math.log(1 + (self._size - documents + 0.5) / (documents + 0.5))
+
+    def grouped_scores(self, groups: Sequence[Sequence[str]]) -> np.ndarray:
+        """BM25 with each group of tokens scored as one term (Lucene's synonym query): an English
+        word and its translations share one idf, from the documents that have any of them, and a
+        document counts its best-matching form once. Summed, the English quotation's rare
+        "training" / "model" outweighed the Chinese words for the same things in the passage that
+        answers; one-token groups score exactly as ``scores``."""
+        single = [g[0] for g in groups if len(g) == 1]
+        total = self.scores(single).astype(np.float64)
+        if self._size == 0:
+            return total.astype(np.float32)
+        data, indices = self._bm25.scores["data"], self._bm25.scores["indices"]
+        for group in (g for g in groups if len(g) > 1):
+            best = np.zeros(self._size, dtype=np.float64)
+            documents: set[int] = set()
+            for token in dict.fromkeys(t for t in group if t in self.vocabulary):
+                start, end = self._postings(token)
+                docs = np.asarray(indices[start:end], dtype=np.int64)
+                # a stored score is idf × the term-frequency part: keep the part
+                part = np.asarray(data[start:end], dtype=np.float64) / self._idf(end - start)
+                best[docs] = np.maximum(best[docs], part)
+                documents.update(docs.tolist())
+            if documents:
+                total += self._idf(len(documents)) * best
+        return total.astype(np.float32)
 
     def scores(self, query_tokens: list[str]) -> np.ndarray:
         known = [t for t in query_tokens if t in self.vocabulary]

@@ -161,3 +161,32 @@ def test_documents_with_a_token() -> None:
     assert index.documents_with("cursor", 10) == [0, 2]
     assert index.documents_with("cursor", 1) == [0]
     assert index.documents_with("不存在", 10) == []
+
+
+def test_a_group_of_forms_scores_as_one_term() -> None:
+    # an English quotation repeats the rare English words; the passage that answers has the Chinese
+    # ones, each common: summed, the quotation wins, scored as one term per word it does not
+    texts = [
+        "We report the training of our model, training and model again",
+        "用更强的模型生成高难度训练数据",
+        "模型 训练 价格",
+        "训练 成本",
+        "模型 发布",
+        "马斯克 站台",
+    ]
+    index = LexicalIndex(texts)
+    groups = [["model", "模型"], ["generated", "生成"], ["training", "训练"], ["data", "数据"]]
+    summed = index.scores([form for group in groups for form in group])
+    grouped = index.grouped_scores(groups)
+    assert int(np.argmax(summed)) == 0
+    assert int(np.argmax(grouped)) == 1
+    assert grouped[5] == 0.0
+
+
+def test_one_token_groups_score_as_plain_bm25() -> None:
+    index = LexicalIndex(["Composer 2.5 的价格是 15 美元", "马斯克为什么站台", "价格 价格 马斯克"])
+    tokens = ["价格", "马斯克", "nowhere"]
+    assert np.allclose(index.scores(tokens), index.grouped_scores([[t] for t in tokens]))
+    # the shared idf is BM25's own: a group of one form and an absent one scores as the form
+    assert np.allclose(index.scores(["价格"]), index.grouped_scores([["价格", "nowhere"]]))
+    assert not LexicalIndex([]).grouped_scores([["价格", "price"]]).size

@@ -75,6 +75,26 @@ def test_english_words_reach_the_chinese_text_through_the_glossary(engine) -> No
     assert "价格" in top.text and "15 美元" in top.text
 
 
+def test_an_english_word_and_its_translations_are_one_term(engine) -> None:  # type: ignore[no-untyped-def]
+    retriever = engine.snapshot.retriever
+    tokens = tokenize("Why do a lot of people think building on an open-source model is standard?")
+    groups = retriever.term_groups(tokens)
+    assert ["model", "模型"] in groups  # the arXiv quotation has "model", the article 模型
+    assert all(len(g) == len(set(g)) for g in groups)
+    assert sorted(f for g in groups for f in g) == sorted(
+        t for t in dict.fromkeys(retriever.expand(tokens)) if t in retriever.lexical.vocabulary
+    )
+    # a Chinese question is scored as it always was: its words, and the translations of its Latin ones
+    chinese = tokenize("Composer 2.5 的价格是多少")
+    assert np.array_equal(retriever.lexical_scores(chinese, "zh"), retriever.lexical.scores(retriever.expand(chinese)))
+
+
+def test_an_english_question_finds_the_chinese_passage_over_the_english_quotation(engine) -> None:  # type: ignore[no-untyped-def]
+    # the arXiv quotation's "training" / "model" outweighed 训练 / 模型 / 优化 / 分片 summed (dev_more m20)
+    result = engine.ask("what low-level training optimizations did they use (optimizer, sharding etc)")
+    assert not result.abstained and "Muon" in result.answer
+
+
 def test_a_question_with_no_shared_words_still_gets_dense_candidates(engine) -> None:  # type: ignore[no-untyped-def]
     outcome = _search(engine, "天气预报", "hybrid")
     assert outcome.lexical_order == []
