@@ -776,10 +776,11 @@ _MEASURE = re.compile(r"[一二两三四五六七八九十百千万几每][\u4e0
 
 
 def quantity_words(question: str) -> set[str]:
-    """The tokens of a question's how-many phrase ("how big" → big, 多大) and its units (一斤 in
-    "苹果多少钱一斤？"): they ask for the number or say what it is per, they don't name what is
-    counted."""
-    phrase = set(tokenize(" ".join(m.group(0) for m in _QUANTITY_QUESTION.finditer(question))))
+    """The tokens of a question's how-many or when phrase ("how big" → big, 多大; "what date" → date)
+    and its units (一斤 in "苹果多少钱一斤？"): they ask for the number or the date, or say what it
+    is per; they don't name what is counted or dated."""
+    asking = (m.group(0) for pattern in (_QUANTITY_QUESTION, _WHEN_QUESTION) for m in pattern.finditer(question))
+    phrase = set(tokenize(" ".join(asking)))
     return phrase | {t for t in tokenize(question) if _MEASURE.fullmatch(t)}
 
 

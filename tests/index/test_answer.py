@@ -461,6 +461,8 @@ def test_quantity_questions(question: str, quantity: bool) -> None:
         ("Cursor 一年营收多少？", {"一年"}),  # 多少 is a stopword already; 营收 is what is counted
         ("苹果多少钱一斤？", {"一斤"}),  # per jin: a unit
         ("What did Musk post on X?", set()),
+        ("What date did Composer 2.5 come out?", {"date"}),  # asks for the date (dev_more: declined)
+        ("Which year was Cursor founded?", {"year"}),
     ],
 )
 def test_quantity_words(question: str, words: set[str]) -> None:
