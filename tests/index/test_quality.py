@@ -17,7 +17,7 @@ from tests.index.support import REPO
 
 EVAL = REPO / "tests" / "eval"
 SETS = {
-    "dev": ["dev_questions.jsonl", "dev_extra.jsonl", "dev_offtopic.jsonl"],
+    "dev": ["dev_questions.jsonl", "dev_extra.jsonl", "dev_offtopic.jsonl", "dev_more.jsonl"],
     "holdout": [
         "holdout_questions.jsonl",
         "holdout_extra.jsonl",
@@ -27,6 +27,7 @@ SETS = {
         "holdout_blind2.jsonl",
         "holdout_blind3.jsonl",
         "holdout_blind4.jsonl",
+        "holdout_blind5.jsonl",
     ],
     # follow-ups, each with the question it follows as context: the dev ones shaped the rule
     # (index/followup.py), the holdout ones were written before their first run
@@ -34,53 +35,53 @@ SETS = {
 }
 FLOOR_METRICS = ("hit_at_1", "recall_at_5", "fact_rate", "citation_precision", "abstention_out", "abstention_hard_out")
 
-# Measured on 2026-12-01 (dev: zh 99 / en 108 questions; holdout: zh 251 / en 186), with BM25's b at
-# 0.6. In this session's new venv the code before that day's changes measured dev en hit@1 0.891 where
-# the venv these floors were first set in measured 0.913 (near-tied dense scores; the cause in the
-# environment was not found). The holdout en floors followed the 91 questions of
-# holdout_blind3/4.jsonl (their first runs: en fact 0.75 and 0.60).
-#   dev zh      hit@1 0.940  R@5 1.000  fact 0.940  cite P 0.960  abst out 0.95  hard 0.83  false abst 0.000
-#   dev en      hit@1 0.913  R@5 1.000  fact 0.913  cite P 0.935  abst out 0.98  hard 0.67  false abst 0.022
-#   holdout zh  hit@1 0.940  R@5 0.995  fact 0.930  cite P 0.905  abst out 1.00  hard 0.68  false abst 0.000
-#   holdout en  hit@1 0.887  R@5 0.993  fact 0.844  cite P 0.849  abst out 1.00  hard 0.50  false abst 0.035
-# Follow-ups (zh 26 / en 20 answerable, 3 / 3 off-topic, 3 / 2 near-topic):
+# Measured on 2026-12-01 after that day's English changes (dev: zh 118 / en 151 questions, with the
+# blind dev_more.jsonl; holdout: zh 275 / en 235, with the blind holdout_blind5.jsonl), BM25's b at 0.6.
+# Near-tied dense scores make dev English hit@1 move by a question between virtual environments
+# (0.891 / 0.913 / 0.935 measured for one code; the cause in the environment was not found).
+#   dev zh      hit@1 0.935  R@5 1.000  fact 0.952  cite P 0.952  abst out 0.96  hard 0.75  false abst 0.000
+#   dev en      hit@1 0.869  R@5 0.988  fact 0.881  cite P 0.917  abst out 0.98  hard 0.69  false abst 0.012
+#   holdout zh  hit@1 0.944  R@5 0.995  fact 0.931  cite P 0.904  abst out 1.00  hard 0.68  false abst 0.000
+#   holdout en  hit@1 0.856  R@5 0.989  fact 0.823  cite P 0.847  abst out 1.00  hard 0.52  false abst 0.044
+# Follow-ups (zh 26 / en 20 answerable, 3 / 3 off-topic, 3 / 2 near-topic); English lost two first
+# passages that day (0.850 → 0.750: "what does it mean?" and "and the tech report?", README):
 #   zh          hit@1 0.962  R@5 1.000  fact 0.846  cite P 1.000  abst out 1.00  hard 0.33  false abst 0.038
-#   en          hit@1 0.850  R@5 1.000  fact 0.800  cite P 0.895  abst out 1.00  hard 0.00  false abst 0.050
+#   en          hit@1 0.750  R@5 1.000  fact 0.750  cite P 0.842  abst out 1.00  hard 0.00  false abst 0.050
 FLOORS: dict[str, dict[str, dict[str, float]]] = {
     "dev": {
         "zh": {
-            "hit_at_1": 0.91,
+            "hit_at_1": 0.9,
             "recall_at_5": 0.97,
-            "fact_rate": 0.91,
-            "citation_precision": 0.93,
+            "fact_rate": 0.92,
+            "citation_precision": 0.92,
             "abstention_out": 0.92,
-            "abstention_hard_out": 0.80,
+            "abstention_hard_out": 0.72,
         },
         "en": {
-            "hit_at_1": 0.88,
-            "recall_at_5": 0.97,
-            "fact_rate": 0.88,
-            "citation_precision": 0.90,
+            "hit_at_1": 0.83,
+            "recall_at_5": 0.95,
+            "fact_rate": 0.85,
+            "citation_precision": 0.88,
             "abstention_out": 0.95,
-            "abstention_hard_out": 0.64,
+            "abstention_hard_out": 0.66,
         },
     },
     "holdout": {
         "zh": {
-            "hit_at_1": 0.90,
-            "recall_at_5": 0.95,
-            "fact_rate": 0.90,
+            "hit_at_1": 0.91,
+            "recall_at_5": 0.96,
+            "fact_rate": 0.9,
             "citation_precision": 0.87,
             "abstention_out": 0.97,
             "abstention_hard_out": 0.65,
         },
         "en": {
-            "hit_at_1": 0.85,
-            "recall_at_5": 0.96,
-            "fact_rate": 0.81,
+            "hit_at_1": 0.82,
+            "recall_at_5": 0.95,
+            "fact_rate": 0.79,
             "citation_precision": 0.81,
             "abstention_out": 0.97,
-            "abstention_hard_out": 0.47,
+            "abstention_hard_out": 0.49,
         },
     },
     "followups": {
@@ -90,13 +91,9 @@ FLOORS: dict[str, dict[str, dict[str, float]]] = {
             "fact_rate": 0.81,
             "citation_precision": 0.97,
             "abstention_out": 0.97,
-            "abstention_hard_out": 0.30,
+            "abstention_hard_out": 0.3,
         },
         "en": {
-            # 0.85 → 0.80 with the idiom-free glossary: "what does it mean?" lost "mean" → 通过 ("by means
-            # of"), and its (wrong either way) first passage moved to second; → 0.75 with an English word
-            # and its translations one BM25 term: "and the tech report?" after "When was Composer 2.5
-            # released?" no longer finds the report by the English quotation's "report"
             "hit_at_1": 0.72,
             "recall_at_5": 0.97,
             "fact_rate": 0.72,
@@ -107,8 +104,8 @@ FLOORS: dict[str, dict[str, dict[str, float]]] = {
     },
 }
 FALSE_ABSTENTION_CEILINGS = {
-    "dev": {"zh": 0.03, "en": 0.06},
-    "holdout": {"zh": 0.03, "en": 0.07},
+    "dev": {"zh": 0.03, "en": 0.05},
+    "holdout": {"zh": 0.03, "en": 0.08},
     "followups": {"zh": 0.07, "en": 0.08},
 }
 
