@@ -458,17 +458,16 @@ class LexicalIndex:
             return total.astype(np.float32)
         data, indices = self._bm25.scores["data"], self._bm25.scores["indices"]
         for group in (g for g in groups if len(g) > 1):
-            best = np.zeros(self._size, dtype=np.float64)
-            documents: set[int] = set()
+            best = np.zeros(self._size, dtype=np.float64)  # 0 where no form occurs
             for token in dict.fromkeys(t for t in group if t in self.vocabulary):
                 start, end = self._postings(token)
                 docs = np.asarray(indices[start:end], dtype=np.int64)
                 # a stored score is idf × the term-frequency part: keep the part
                 part = np.asarray(data[start:end], dtype=np.float64) / self._idf(end - start)
                 best[docs] = np.maximum(best[docs], part)
-                documents.update(docs.tolist())
+            documents = int(np.count_nonzero(best))
             if documents:
-                total += self._idf(len(documents)) * best
+                total += self._idf(documents) * best
         return total.astype(np.float32)
 
     def scores(self, query_tokens: list[str]) -> np.ndarray:
