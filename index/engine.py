@@ -245,6 +245,10 @@ class Engine:
             # as the conversation's latest question that has one, not declined or searched as off-topic
             question, context = _latest_subject(question, context)
             tokens = tokenize(question)
+        if context and not more and all(_about_the_article(line) for line in context.split("\n")):
+            # "Who wrote this piece?" gives "what optimizations did they use?" no subject: the article
+            # is every passage's, and its words only steered the search away (found in make chat)
+            context = None
         if context and not (leans_on_context(question, tokens) or item_reference(question)):
             context = None  # a question with a subject of its own is asked afresh (index/followup.py)
         query_vector, own_vector = self._query_vectors(question, tokens, context, snapshot.retriever, language)
@@ -499,6 +503,11 @@ def _clean_context(context: str | None) -> str | None:
         except QuestionError:
             continue
     return "\n".join(lines) or None
+
+
+def _about_the_article(question: str) -> bool:
+    """A question about the article itself: who wrote it, when, what it says overall."""
+    return answers.is_meta_question(question) or answers.is_overview_question(question)
 
 
 def _latest_subject(question: str, context: str) -> tuple[str, str | None]:

@@ -130,6 +130,9 @@ def test_widen_adds_the_nearest_sentences_of_the_passage_that_fit(engine) -> Non
         ("What is directed RL?", "What is Composer 2.5's CursorBench score?"),
         ("行业启示第一条是啥", "马斯克握有多少钱的收购优先权？"),
         ("What does 套壳 mean?", "Muon 是什么？"),  # was steered to a 套壳 sentence (found in `make chat`)
+        # a question about the article itself gives no subject, even to a pronoun (found in `make chat`)
+        ("Who wrote this piece and when was it published?", "what optimizations did they use (optimizer, sharding)"),
+        ("这篇文章讲了什么？", "他们用了什么优化器？"),
     ],
 )
 def test_a_question_with_its_own_subject_is_asked_afresh(engine, context: str, question: str) -> None:  # type: ignore[no-untyped-def]
