@@ -501,6 +501,11 @@ def test_a_how_many_question_answered_with_a_number_of_something_else_is_decline
     assert "2.50 美元" in engine.ask("Composer 2.5 Fast 的输出价格是多少？").answer
 
 
+def test_a_plural_model_name_is_the_name_the_article_writes(engine) -> None:  # type: ignore[no-untyped-def]
+    result = engine.ask("How many H100s did they use?")  # was declined: "It never mentions H100s"
+    assert not result.abstained and "100 万个 H100" in result.answer
+
+
 def test_a_how_many_question_takes_its_number_from_a_lower_passage(engine) -> None:  # type: ignore[no-untyped-def]
     # the first passage (继续预训练's 代码数据) states no number; the third has 合成数据规模翻 25 倍
     result = engine.ask("How many times more synthetic data did they use?")

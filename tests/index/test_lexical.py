@@ -190,3 +190,10 @@ def test_one_token_groups_score_as_plain_bm25() -> None:
     # the shared idf is BM25's own: a group of one form and an absent one scores as the form
     assert np.allclose(index.scores(["价格"]), index.grouped_scores([["价格", "nowhere"]]))
     assert not LexicalIndex([]).grouped_scores([["价格", "price"]]).size
+
+
+def test_a_model_names_plural_is_the_name() -> None:
+    # "How many H100s…?" was declined: "It never mentions H100s" (the article has 100 万个 H100)
+    assert tokenize("H100s and A100s") == ["h100", "a100"]
+    assert tokenize("x86s K2s") == ["x86", "k2"]
+    assert "k2.5" in tokenize("Kimi K2.5's") and "gpus" in tokenize("GPUs")  # not model-name plurals
