@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from index.answer import ScoredSentence
+from index.answer import ScoredSentence, quantity_words
 from index.lexical import EN_STOPWORDS, tokenize
 from index.retrieval import Retriever, SearchOutcome
 from index.text import LATIN_WORD
@@ -66,7 +66,8 @@ class Evidence:
         background = retriever.stored.background.top
         dense_top = max((h.dense for h in hits), default=0.0)
         spread = float(background.std()) or 1e-6
-        words = [(i, t) for i, t in enumerate(tokens) if _is_word(t)]
+        asking = quantity_words(question)  # "how big", "what date": not what it is about
+        words = [(i, t) for i, t in enumerate(tokens) if _is_word(t) and t not in asking]
         known = _known_positions(retriever, tokens)
         covered = [t for i, t in words if i in known]
         named = names(question, language)
@@ -120,11 +121,16 @@ def _known(retriever: Retriever, name: str) -> bool:
 
 
 _NUMBER_OR_LETTER = re.compile(r"[\d.,%]+|\w")
+# numbers written out, and ordinals: "What are the three lessons?" asks about lessons
+_NUMBER_WORDS = frozenset(
+    {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twenty", "hundred"}
+    | {"thousand", "million", "billion", "first", "second", "third", "fourth", "fifth", "last"}
+)
 
 
 def _is_word(token: str) -> bool:
     """Numbers and single letters say nothing about the topic: 'x^3' and 'Composer 3' share '3'."""
-    return not _NUMBER_OR_LETTER.fullmatch(token)
+    return not _NUMBER_OR_LETTER.fullmatch(token) and token not in _NUMBER_WORDS
 
 
 # Calibrated on the dev questions (tests/eval/dev_*.jsonl; README): off-topic questions' best
