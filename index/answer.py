@@ -226,7 +226,8 @@ def render_sentence(stored: StoredIndex, sentence: Sentence) -> str:
 
 
 _LIST_QUESTION = re.compile(
-    r"(哪些|哪几|几点|几条|几项|几件|几个|几层|哪三|三件|三点|三层|"
+    r"(哪些|哪几|几点|几条|几项|几件|几个|几层|哪三|"
+    r"(?<![\d.])[两二三四五六七八九十2-9]\s*(个|件|点|条|项|层|种|步|大)(?!月|小时|天)|"  # 三个启示, 两个阶段
     r"\b(what|which) are\b|\blist\b|"
     r"\b(what|which)\s+(?!(?:is|was|has|does|this|means|makes)\b)[a-z]{3,}s\b|"  # what benchmarks, which models
     r"\b(things|lessons|ways|points|steps|stages|phases|ties|connections|relationships|takeaways)\b)",

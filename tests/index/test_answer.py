@@ -328,6 +328,11 @@ def test_a_sentence_ending_in_a_semicolon_is_not_given_another(language: str) ->
         ("What was Composer 2's score?", False),
         ("行业启示有几条？", True),  # how many items: the list answers it
         ("How many stages did the training have?", True),
+        ("三个启示是什么", True),  # a count and a measure word: got the first lesson alone (make chat)
+        ("训练分成了哪两个阶段？", True),
+        ("Cursor 用了 3 个月", False),
+        ("100 万个 H100", False),
+        ("第一个启示是什么", False),
     ],
 )
 def test_list_questions(question: str, listing: bool) -> None:
