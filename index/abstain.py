@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from index.answer import ScoredSentence, quantity_words
+from index.answer import ScoredSentence
 from index.lexical import EN_STOPWORDS, tokenize
 from index.retrieval import Retriever, SearchOutcome
 from index.text import LATIN_WORD
@@ -66,8 +66,7 @@ class Evidence:
         background = retriever.stored.background.top
         dense_top = max((h.dense for h in hits), default=0.0)
         spread = float(background.std()) or 1e-6
-        asking = quantity_words(question)  # "how big", "what date": not what it is about
-        words = [(i, t) for i, t in enumerate(tokens) if _is_word(t) and t not in asking]
+        words = [(i, t) for i, t in enumerate(tokens) if _is_word(t)]
         known = _known_positions(retriever, tokens)
         covered = [t for i, t in words if i in known]
         named = names(question, language)

@@ -156,14 +156,7 @@ def test_an_answer_from_passages_that_dont_name_what_was_asked_is_declined(engin
     assert engine.ask(question).abstained
 
 
-@pytest.mark.parametrize(
-    "question",
-    [
-        "What are the three lessons?",  # "three" counted as a word the article lacks (found in make chat)
-        "how big is Colossus 2",  # "big" asks for a size, like "how many"
-    ],
-)
-def test_numbers_and_asking_words_are_not_what_a_question_is_about(engine, question: str) -> None:  # type: ignore[no-untyped-def]
-    result = engine.ask(question)
-    assert not result.abstained
-    assert ("透明度正在变成护城河" if "lessons" in question else "Colossus 2") in result.answer
+def test_numbers_written_out_are_not_what_a_question_is_about(engine) -> None:  # type: ignore[no-untyped-def]
+    # "three" counted as a word the article lacks, and the question was declined (found in make chat)
+    result = engine.ask("What are the three lessons?")
+    assert not result.abstained and "透明度正在变成护城河" in result.answer
