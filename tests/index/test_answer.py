@@ -580,6 +580,8 @@ def test_a_when_question_is_answered_with_a_date_or_declined(engine) -> None:  #
     assert not dated.abstained and "3 月 27 日" in dated.answer
     check_citations(dated, engine)
     assert "任务完成时" in engine.ask("When does traditional RL hand out rewards?").answer
+    # software "ships": a tech term for 发布 (dev_more2: declined)
+    assert "5 月 18 日" in engine.ask("when did Composer 2.5 ship?").answer
     # the article dates no founding, no partnership: these got Musk's 600 亿 option and the Colossus bullet
     for question in ("When was Cursor founded?", "Cursor 是哪一年成立的？", "When did Cursor partner with SpaceX AI?"):
         assert engine.ask(question).abstained, question
