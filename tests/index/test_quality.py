@@ -17,7 +17,7 @@ from tests.index.support import REPO
 
 EVAL = REPO / "tests" / "eval"
 SETS = {
-    "dev": ["dev_questions.jsonl", "dev_extra.jsonl", "dev_offtopic.jsonl", "dev_more.jsonl"],
+    "dev": ["dev_questions.jsonl", "dev_extra.jsonl", "dev_offtopic.jsonl", "dev_more.jsonl", "dev_more2.jsonl"],
     "holdout": [
         "holdout_questions.jsonl",
         "holdout_extra.jsonl",
@@ -35,12 +35,13 @@ SETS = {
 }
 FLOOR_METRICS = ("hit_at_1", "recall_at_5", "fact_rate", "citation_precision", "abstention_out", "abstention_hard_out")
 
-# Measured on 2026-12-01 after that day's English changes (dev: zh 118 / en 151 questions, with the
-# blind dev_more.jsonl; holdout: zh 275 / en 235, with the blind holdout_blind5.jsonl), BM25's b at 0.6.
+# Measured on 2026-12-01 after that day's English changes (dev: zh 125 / en 208 questions, with the
+# blind dev_more.jsonl and dev_more2.jsonl; holdout: zh 275 / en 235, with the blind
+# holdout_blind5.jsonl), BM25's b at 0.6.
 # Near-tied dense scores make dev English hit@1 move by a question between virtual environments
 # (0.891 / 0.913 / 0.935 measured for one code; the cause in the environment was not found).
-#   dev zh      hit@1 0.935  R@5 1.000  fact 0.952  cite P 0.952  abst out 0.96  hard 0.75  false abst 0.000
-#   dev en      hit@1 0.869  R@5 0.988  fact 0.881  cite P 0.917  abst out 0.98  hard 0.69  false abst 0.012
+#   dev zh      hit@1 0.928  R@5 1.000  fact 0.957  cite P 0.957  abst out 0.96  hard 0.75  false abst 0.000
+#   dev en      hit@1 0.855  R@5 0.985  fact 0.817  cite P 0.898  abst out 0.98  hard 0.71  false abst 0.038
 #   holdout zh  hit@1 0.944  R@5 0.995  fact 0.931  cite P 0.904  abst out 1.00  hard 0.68  false abst 0.000
 #   holdout en  hit@1 0.856  R@5 0.989  fact 0.823  cite P 0.847  abst out 1.00  hard 0.52  false abst 0.044
 # Follow-ups (zh 26 / en 20 answerable, 3 / 3 off-topic, 3 / 2 near-topic); English lost two first
@@ -50,7 +51,7 @@ FLOOR_METRICS = ("hit_at_1", "recall_at_5", "fact_rate", "citation_precision", "
 FLOORS: dict[str, dict[str, dict[str, float]]] = {
     "dev": {
         "zh": {
-            "hit_at_1": 0.9,
+            "hit_at_1": 0.89,
             "recall_at_5": 0.97,
             "fact_rate": 0.92,
             "citation_precision": 0.92,
@@ -58,12 +59,12 @@ FLOORS: dict[str, dict[str, dict[str, float]]] = {
             "abstention_hard_out": 0.72,
         },
         "en": {
-            "hit_at_1": 0.83,
+            "hit_at_1": 0.82,
             "recall_at_5": 0.95,
-            "fact_rate": 0.85,
-            "citation_precision": 0.88,
+            "fact_rate": 0.78,
+            "citation_precision": 0.86,
             "abstention_out": 0.95,
-            "abstention_hard_out": 0.66,
+            "abstention_hard_out": 0.67,
         },
     },
     "holdout": {
@@ -104,7 +105,7 @@ FLOORS: dict[str, dict[str, dict[str, float]]] = {
     },
 }
 FALSE_ABSTENTION_CEILINGS = {
-    "dev": {"zh": 0.03, "en": 0.05},
+    "dev": {"zh": 0.03, "en": 0.07},
     "holdout": {"zh": 0.03, "en": 0.08},
     "followups": {"zh": 0.07, "en": 0.08},
 }
