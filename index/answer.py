@@ -776,7 +776,7 @@ def sentence_naming(
 _MEASURE = re.compile(r"[一二两三四五六七八九十百千万几每][\u4e00-\u9fff]")
 
 
-def quantity_words(question: str) -> set[str]:
+def asking_words(question: str) -> set[str]:
     """The tokens of a question's how-many or when phrase ("how big" → big, 多大; "what date" → date)
     and its units (一斤 in "苹果多少钱一斤？"): they ask for the number or the date, or say what it
     is per; they don't name what is counted or dated."""

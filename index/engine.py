@@ -365,7 +365,7 @@ class Engine:
                 if states is not None:
                     # a pronoun stands for the subject of the question before ("how many GPUs did it use?")
                     own = search_tokens if context and refers_back(question) else tokens
-                    asking = answers.quantity_words(question)
+                    asking = answers.asking_words(question)
                     own = [t for t in own if t not in asking]
                     declined = declined or not states(said) or only_the_subject_matches(snapshot.retriever, own, said)
                 declined = declined or mismatch is not None

@@ -470,8 +470,8 @@ def test_quantity_questions(question: str, quantity: bool) -> None:
         ("Which year was Cursor founded?", {"year"}),
     ],
 )
-def test_quantity_words(question: str, words: set[str]) -> None:
-    assert answers.quantity_words(question) == words
+def test_asking_words(question: str, words: set[str]) -> None:
+    assert answers.asking_words(question) == words
 
 
 @pytest.mark.parametrize(
