@@ -6,7 +6,7 @@ Pure functions over already-retrieved passages and their sentence vectors; no mo
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -50,20 +50,27 @@ _META = re.compile(
     r"|(article|post|piece)'?s? (title|subtitle|headline|author|date|publication)"
     r"|(when|(what|which) (year|date|day|month)) (was|is) (it|(this|the) (article|post|piece))"
     r" (published|written|posted)"
+    r"|(when|(what|which) (year|date|day|month)) did (it|(this|the) (article|post|piece)) (come|came) out"
     r"|(what|which) (date|day) is (it|this|the (article|post|piece)) (from|dated)"
     r"|publication date)",
     re.IGNORECASE,
 )
-_ARTICLE_WORD = re.compile(r"(文章|本文|这篇|全文|\b(?:article|post|piece|text|this|it)\b)", re.IGNORECASE)
+_ARTICLE_WORD = re.compile(
+    r"(文章|本文|这篇|全文|\b(?:article|post|piece|text|this|it|breakdown|write-?up|essay)\b)", re.IGNORECASE
+)
+_LATIN = re.compile(r"[a-z0-9]", re.IGNORECASE)
 
 
-def _only(pattern: re.Pattern[str], question: str) -> bool:
+def _only(pattern: re.Pattern[str], question: str, naming: frozenset[str] = frozenset()) -> bool:
     """The pattern matches and nothing else is asked: no content words remain once the match and
-    words for 'the article' are removed ('Cursor 的 CEO 说了什么？' is about the CEO)."""
+    words for 'the article' are removed ('Cursor 的 CEO 说了什么？' is about the CEO). ``naming``:
+    words that say which article is meant, beside a word for it ("this Composer breakdown"; alone,
+    "Who wrote Composer 2.5?" is about the model)."""
     if not pattern.search(question):
         return False
-    rest = _ARTICLE_WORD.sub(" ", pattern.sub(" ", question))
-    return not tokenize(rest)
+    rest = pattern.sub(" ", question)
+    named = bool(_ARTICLE_WORD.search(rest))
+    return not [t for t in tokenize(_ARTICLE_WORD.sub(" ", rest)) if not (named and t in naming)]
 
 
 def is_overview_question(question: str) -> bool:
@@ -71,10 +78,12 @@ def is_overview_question(question: str) -> bool:
     return _only(_OVERVIEW, question)
 
 
-def is_meta_question(question: str) -> bool:
+def is_meta_question(question: str, titles: Sequence[str] = ()) -> bool:
     """Questions about the article itself: who wrote it, its title, when it was published
-    (not 'who is the author of Kimi K2.5?')."""
-    return _only(_META, question)
+    (not 'who is the author of Kimi K2.5?'). The Latin words of a title name the article too:
+    "who wrote this Composer breakdown?" (a Chinese title's words are content words: "启示")."""
+    naming = frozenset(t for title in titles for t in tokenize(title) if _LATIN.match(t))
+    return _only(_META, question, naming)
 
 
 # What is left of "Who is Kate?" / "Kate 是谁" / "介绍一下 Kate" once the name is taken out.

@@ -245,7 +245,8 @@ class Engine:
             # as the conversation's latest question that has one, not declined or searched as off-topic
             question, context = _latest_subject(question, context)
             tokens = tokenize(question)
-        if context and not more and all(_about_the_article(line) for line in context.split("\n")):
+        titles = [d.meta.title for d in stored.manifest.documents]
+        if context and not more and all(_about_the_article(line, titles) for line in context.split("\n")):
             # "Who wrote this piece?" gives "what optimizations did they use?" no subject: the article
             # is every passage's, and its words only steered the search away (found in make chat)
             context = None
@@ -283,7 +284,7 @@ class Engine:
             result.abstained = True
             result.kind = "abstained"
             result.answer = small_talk_reply(talk, [d.meta.title for d in stored.manifest.documents], language)
-        elif answers.is_meta_question(question) or answers.is_author_question(question, authors):
+        elif answers.is_meta_question(question, titles) or answers.is_author_question(question, authors):
             result.answer, result.citations = answers.meta_answer(stored, language)
             result.kind = "overview"
             result.passages = _cited_first(result.passages, stored, result.citations)
@@ -505,9 +506,9 @@ def _clean_context(context: str | None) -> str | None:
     return "\n".join(lines) or None
 
 
-def _about_the_article(question: str) -> bool:
+def _about_the_article(question: str, titles: list[str]) -> bool:
     """A question about the article itself: who wrote it, when, what it says overall."""
-    return answers.is_meta_question(question) or answers.is_overview_question(question)
+    return answers.is_meta_question(question, titles) or answers.is_overview_question(question)
 
 
 def _latest_subject(question: str, context: str) -> tuple[str, str | None]:

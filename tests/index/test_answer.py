@@ -174,6 +174,8 @@ def test_follow_up_uses_the_previous_question(engine) -> None:  # type: ignore[n
         ("When was it published?", False, True),
         ("When was Composer 2.5 published?", False, False),
         ("Who wrote Kimi K2.5?", False, False),
+        ("When did it come out?", False, True),
+        ("When did Composer 2.5 come out?", False, False),
         ("这篇文章的副标题是什么？", False, True),
         (SWE_ZH, False, False),
         ("Cursor CEO 怎么说的？", False, False),
@@ -183,6 +185,24 @@ def test_follow_up_uses_the_previous_question(engine) -> None:  # type: ignore[n
 def test_question_kinds(question: str, overview: bool, meta: bool) -> None:
     assert answers.is_overview_question(question) is overview
     assert answers.is_meta_question(question) is meta
+
+
+TITLE = "Composer 2/2.5 技术拆解与行业启示"
+
+
+@pytest.mark.parametrize(
+    ("question", "meta"),
+    [
+        ("who wrote this Composer breakdown and when did it come out?", True),  # the title's words name it
+        ("Who wrote the Composer 2.5 article?", True),
+        ("Who wrote Composer 2.5?", False),  # the model, named without a word for the article
+        ("Who wrote Composer 2.5 and when was it published?", False),
+        ("这篇 Composer 文章是谁写的？", True),
+        ("这篇文章的启示是谁写的？", False),  # a Chinese title's words are content words
+    ],
+)
+def test_meta_question_named_by_its_title(question: str, meta: bool) -> None:
+    assert answers.is_meta_question(question, [TITLE]) is meta
 
 
 @pytest.mark.parametrize(
