@@ -30,7 +30,7 @@ from index.retrieval import Hit, Mode, RetrievalParams, Retriever, SearchOutcome
 from index.smalltalk import small_talk, small_talk_reply
 from index.store import IndexLoadError, StoredIndex, current_version, load_current, load_version
 from index.structure import item_reference, referenced_chunks, section_reference
-from index.text import QuestionError, detect_language, truecase, validate_question
+from index.text import QuestionError, detect_language, truecase, validate_question, without_attribution
 
 log = logging.getLogger(__name__)
 CONTEXT_WEIGHT = 0.5  # how much a follow-up's previous question steers retrieval
@@ -133,10 +133,10 @@ class Engine:
         the question's own vector, on which it was calibrated. Word vectors are kept (the
         glossary has a few hundred words): a word is embedded once, beside the first question
         that needs it, so steering costs no encoder time once the words are known."""
-        if language == "zh":
-            # in a Chinese question a Latin word is a name, and e5 reads "cursor" and "Cursor" as
-            # different tokens: write it as the article does (measured: English questions lose by it)
-            question = truecase(question, retriever.written_form)
+        # in a Chinese question a Latin word is a name, and e5 reads "cursor" and "Cursor" as different
+        # tokens: write it as the article does (measured: English questions lose by it). An English
+        # one's "according to the article" pulled the article's opinion passages (text.py)
+        question = truecase(question, retriever.written_form) if language == "zh" else without_attribution(question)
         if context and detect_language(context) == "zh":
             context = truecase(context, retriever.written_form)
         weight = self.params.translation_weight

@@ -94,3 +94,26 @@ def truecase(text: str, written: Callable[[str], str | None]) -> str:
         return forms[word]
 
     return LATIN_WORD.sub(form, text)
+
+
+# Who says it, not what: "according to the article", "does the author think", "the article mentions".
+# e5 matches these words to the article's own opinion passages ("我的看法？"), whatever the question is
+# about. A question asking for the view itself ("What is the author's view on…") keeps them.
+_ATTRIBUTION = re.compile(
+    r"\b(?:according to|per|in) (?:the|this) (?:article|author|post|piece|writer)(?:'s)?"
+    r"(?: (?:view|opinion|eyes|words))?,?"
+    r"|\b(?:does|did|do|would) (?:the|this) (?:author|article|writer|piece|post)"
+    r" (?:say|think|believe|argue|mention|claim|suggest|feel|see|describe|name|list|call|give|use|make|draw)s?"
+    r"(?: that)?"
+    r"|\b(?:the|this) (?:author|article|writer|piece|post)(?:'s)? (?:says?|thinks?|believes?|argues?|mentions?|claims?"
+    r"|suggests?|feels?|sees?|describes?|names?|lists?|calls?|gives?|uses?|draws?|pulls?(?: out)?)(?: that)?",
+    re.IGNORECASE,
+)
+
+
+def without_attribution(question: str) -> str:
+    """An English question as the embedder should read it: without the words that only attribute
+    what is asked to the article or its author ("Is X standard practice according to the article?"
+    → "Is X standard practice?"). The question itself if nothing else would be left."""
+    stripped = " ".join(_ATTRIBUTION.sub(" ", question).split())
+    return stripped if _WORDLIKE.search(stripped) else question

@@ -11,6 +11,7 @@ from index.text import (
     detect_language,
     truecase,
     validate_question,
+    without_attribution,
 )
 
 
@@ -101,3 +102,33 @@ def test_truecase_writes_lower_case_words_as_the_corpus_does() -> None:
     asked: list[str] = []
     truecase("cursor cursor kimi cursor", lambda w: asked.append(w) or None)
     assert asked == ["cursor", "kimi"]  # once per distinct word
+
+
+@pytest.mark.parametrize(
+    ("question", "read"),
+    [
+        (
+            "Is using an open-source base model standard practice according to the article?",
+            "Is using an open-source base model standard practice ?",
+        ),
+        (
+            "why does pinpointing the exact mistake help the model, per the article?",
+            "why does pinpointing the exact mistake help the model, ?",
+        ),
+        (
+            "Which training stage does the author say Cursor really poured its effort into?",
+            "Which training stage Cursor really poured its effort into?",
+        ),
+        ("so is wrapping bad in the author's view?", "so is wrapping bad ?"),
+        ("Which open models does the article mention?", "Which open models ?"),
+        # asking for the view itself: the attribution is what is asked
+        (
+            "What is the author's view on wrapping an open model?",
+            "What is the author's view on wrapping an open model?",
+        ),
+        ("Who is the author?", "Who is the author?"),
+        ("According to the article", "According to the article"),  # nothing else would be left
+    ],
+)
+def test_without_attribution(question: str, read: str) -> None:
+    assert without_attribution(question) == read
