@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from index.answer import ScoredSentence
+from index.crosslingual import stem, tech_terms
 from index.lexical import EN_STOPWORDS, tokenize
 from index.retrieval import Retriever, SearchOutcome
 from index.text import LATIN_WORD
@@ -212,9 +213,24 @@ def specific_names(retriever: Retriever, question: str, language: str) -> list[f
     "Who is the CEO of Moonshot AI?" → {moonshot}: Cursor's CEO is no answer. Names the article
     lacks are the unknown-names rule's; names of its subject (Cursor, Kimi) are in most passages."""
     found = []
-    for name in dict.fromkeys(names(question, language)):
+    named = names(question, language)
+    # the field's own words are no names, however written ("the AI competition", "RL"), unless part
+    # of one: "Moonshot AI"
+    terms = {key for key, _ in tech_terms()}
+    for name in dict.fromkeys(named):
+        if stem(name) in terms and not _in_longer_name(question, name, named):
+            continue
         tokens = [t for t in tokenize(name) if _is_word(t) or any(c.isdigit() for c in t)]
         forms = frozenset(t for t in (*tokens, *retriever.translation(tokens)) if t in retriever.lexical.vocabulary)
         if forms and all(0 < retriever.passage_share(t) < SUBJECT_SHARE for t in forms):
             found.append(forms)
     return found
+
+
+def _in_longer_name(question: str, word: str, named: list[str]) -> bool:
+    """The word stands beside another of the question's names ("Moonshot AI", "SpaceX AI")."""
+    others = "|".join(re.escape(n) for n in named if n != word)
+    if not others:
+        return False
+    w = re.escape(word)
+    return bool(re.search(rf"\b(?:{others})\s+{w}\b|\b{w}\s+(?:{others})\b", question))

@@ -148,6 +148,14 @@ def test_specific_names_are_the_ones_a_few_passages_write(engine) -> None:  # ty
     assert specific_names(retriever, "What is the price of Bitcoin?", "en") == []  # not in the article at all
 
 
+def test_the_fields_own_words_are_no_names_unless_part_of_one(engine) -> None:  # type: ignore[no-untyped-def]
+    # "AI" asked the answer's passage to write AI, and "the AI competition" got the passage that does
+    # (AI 应用) instead of the one about the competition
+    retriever = engine.snapshot.retriever
+    assert specific_names(retriever, "Where is the AI competition heading?", "en") == []
+    assert frozenset({"ai"}) in specific_names(retriever, "Who founded Moonshot AI?", "en")
+
+
 @pytest.mark.parametrize(
     "question", ["Who is the CEO of Moonshot AI?", "Who founded Moonshot AI?", "Claude Opus 4.7 的 API 价格是多少？"]
 )
