@@ -139,9 +139,16 @@ class Retriever:
         """The question's tokens and their translations, each weighted by its rarity among the
         passages (BM25's idf); a token no passage has weighs most: the question asks about it."""
         n = len(self.lexical)
+        # an English word the article lacks but translates is said by its translation: counted
+        # twice, "good value for money" outweighed the 性价比 that answers it
+        translated = self.translated_positions(query_tokens)
+        said_by_translation = {
+            t for i, t in enumerate(query_tokens) if i in translated and not self.lexical.document_frequency(t)
+        }
         return {
             token: math.log((n + 1) / (self.lexical.document_frequency(token) + 0.5))
             for token in dict.fromkeys(self.expand(query_tokens))
+            if token not in said_by_translation
         }
 
     def _dense_pool(self, query_vector: np.ndarray, n: int) -> list[int]:

@@ -120,3 +120,13 @@ def test_passage_share(engine) -> None:  # type: ignore[no-untyped-def]
     assert retriever.passage_share("cursor") > 0.5  # the article's subject: nearly every passage
     assert 0 < retriever.passage_share("钢板") < 0.2  # one passage
     assert retriever.passage_share("比特币") == 0
+
+
+def test_an_english_word_said_by_its_translation_is_weighed_once(engine) -> None:  # type: ignore[no-untyped-def]
+    # "value" and "money" are nowhere in the article and weighed most; with them, 性价比 held too
+    # small a share of the question for its sentence to join the answer
+    retriever = engine.snapshot.retriever
+    weights = retriever.term_weights(tokenize("Is Composer 2.5 good value for money? pinpointing"))
+    assert "性价比" in weights
+    assert "value" not in weights and "money" not in weights
+    assert "pinpointing" in weights  # the article lacks it and nothing translates it: what is asked
