@@ -570,6 +570,27 @@ def term_sentence(
     return found if found_share >= share else None
 
 
+# a sentence opening with "this" points back: 这是 Cursor 真正下功夫的地方 is about the heading above it
+_POINTS_BACK = re.compile(r"^(这|此|该|它|this\b|that\b|it\b)", re.IGNORECASE)
+
+
+def with_heading(stored: StoredIndex, chosen: list[int]) -> list[int]:
+    """The chosen sentences, led by the heading right above the first when that one only points
+    back at it: "这是 Cursor 真正下功夫的地方。" says where only under "阶段二：大规模强化学习（RL）"."""
+    if not chosen:
+        return chosen
+    first = chosen[0]
+    above = first - 1
+    if (
+        above < 0
+        or stored.sentences[above].chunk != stored.sentences[first].chunk
+        or not is_heading(stored, above)
+        or not _POINTS_BACK.match(stored.sentence_text(stored.sentences[first]))
+    ):
+        return chosen
+    return [above, *chosen]
+
+
 def widen(stored: StoredIndex, chosen: list[int], limit: int = MAX_ANSWER_CHARS) -> list[int]:
     """The chosen sentences with their neighbours in the passage as many as fit in ``limit``
     characters, the next one before the one before: "详细说说" after an answer gets more of where it
@@ -634,7 +655,8 @@ def compose(stored: StoredIndex, sentences: list[int], language: str) -> tuple[s
             spanned = {*cite.paragraphs, *_paragraphs_of(stored, sentence)}
             # every paragraph the widened quote spans (a table's header row between intro and rows)
             cite.paragraphs = [p for p in chunk.paragraphs if min(spanned) <= p <= max(spanned)]
-        parts.append(render_sentence(stored, sentence))
+        text = render_sentence(stored, sentence)
+        parts.append(f"{text} —" if is_heading(stored, sid) else text)
     body = _join(parts, language)
     markers = "".join(f"[{c.n}]" for c in citations)
     if len(body) > MAX_ANSWER_CHARS:
@@ -647,9 +669,9 @@ def compose(stored: StoredIndex, sentences: list[int], language: str) -> tuple[s
 def _join(parts: list[str], language: str) -> str:
     joined = ""
     for part in parts:
-        if joined and not joined.endswith(("。", "！", "？", "：", "；", "…", ".", "!", "?", ":", ";")):
+        if joined and not joined.endswith(("。", "！", "？", "：", "；", "…", ".", "!", "?", ":", ";", "—")):
             joined += "；" if language == "zh" else "; "
-        elif joined and joined[-1] in ".!?:;":
+        elif joined and joined[-1] in ".!?:;—":
             joined += " "
         joined += part
     return joined

@@ -357,6 +357,7 @@ class Engine:
                         chosen = answers.pick_sentences(stored, ranked, self.answer_params, listing, terms)
                 if more:  # more of the passage the answer came from, not the same answer again
                     chosen = answers.widen(stored, chosen)
+                chosen = answers.with_heading(stored, chosen)
                 # sentences about another version of what was asked (Composer 2.5 for Composer 2)
                 # don't answer it, however close they are
                 said = _said(stored, chosen)

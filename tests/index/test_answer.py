@@ -241,6 +241,19 @@ def test_table_rows_read_as_header_and_cell(engine) -> None:  # type: ignore[no-
     assert answers.render_sentence(stored, row) == "SWE-bench Verified：Composer 2.5 70.2%（最高 75.6%），对比 显著提升"
 
 
+def test_a_sentence_pointing_back_at_its_heading_is_answered_with_it(engine) -> None:  # type: ignore[no-untyped-def]
+    # "这是 Cursor 真正下功夫的地方。" alone never says which stage "this" is
+    stored = engine.snapshot.stored
+    sid = next(i for i, s in enumerate(stored.sentences) if stored.sentence_text(s) == "这是 Cursor 真正下功夫的地方。")
+    chosen = answers.with_heading(stored, [sid])
+    assert chosen == [sid - 1, sid] and stored.sentence_text(stored.sentences[sid - 1]).startswith("阶段二")
+    text, citations = answers.compose(stored, chosen, "zh")
+    assert "阶段二：大规模强化学习（RL） — 这是 Cursor 真正下功夫的地方。" in text
+    assert len(citations) == 1 and citations[0].quote.startswith("阶段二")
+    after = sid + 1  # "他们做了三件事：" points at nothing above it
+    assert answers.with_heading(stored, [after]) == [after]
+
+
 def test_top_level_headings_are_never_answer_sentences(engine) -> None:  # type: ignore[no-untyped-def]
     stored = engine.snapshot.stored
     heading_lines = {(a, b) for a, b in LINES if SOURCE[a:b] in TOP_SECTIONS}
