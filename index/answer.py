@@ -778,6 +778,36 @@ def sentence_stating(
     return None
 
 
+_WHY_QUESTION = re.compile(r"\bwhy\b|\bhow come\b|\bwhat for\b|为什么|为何|为啥|何故", re.IGNORECASE)
+# what says why: a cause or a purpose (目的是…, 这是在为…铺路)
+_REASON = re.compile(r"因为|由于|为了|之所以|是为|在为|所以|因此|原因|目的是|\bbecause\b|\bso that\b|\bin order to\b")
+
+
+def is_why_question(question: str) -> bool:
+    return bool(_WHY_QUESTION.search(question))
+
+
+def reason_sentence(stored: StoredIndex, ranked: list[ScoredSentence], chosen: list[int]) -> int | None:
+    """For a why question whose chosen sentences give no cause or purpose: the best-ranked sentence of
+    the best one's passage that does ("Why is Musk backing Cursor?" → 这是在为潜在的收购铺路…, after
+    the three ties it sums up). None if the answer states one already, or its passage has none."""
+    if not ranked or any(_REASON.search(stored.sentence_text(stored.sentences[s])) for s in chosen):
+        return None
+    chunk = stored.sentences[ranked[0].sentence].chunk
+    for scored in ranked:
+        sentence = stored.sentences[scored.sentence]
+        if sentence.chunk == chunk and scored.sentence not in chosen and _REASON.search(stored.sentence_text(sentence)):
+            return scored.sentence
+    return None
+
+
+def with_reason(stored: StoredIndex, chosen: list[int], reason: int, best: int) -> list[int]:
+    """The chosen sentences and the reason, in document order; the best sentence and the reason alone
+    when all of them would not fit."""
+    together = sorted({*chosen, reason})
+    return together if _length(stored, together) <= MAX_ANSWER_CHARS else sorted({best, reason})
+
+
 def passages_name(stored: StoredIndex, sentences: list[int], names: list[frozenset[str]]) -> bool:
     """The passages of these sentences, together, write each name (one of its forms)."""
     tokens: set[str] = set()

@@ -700,3 +700,28 @@ def test_words_that_frame_a_question_are_not_its_subject(engine, question: str) 
     result = engine.ask(question)
     assert not result.abstained
     check_citations(result, engine)
+
+
+@pytest.mark.parametrize(
+    ("question", "why"),
+    [
+        ("Why would Musk promote Cursor?", True),
+        ("马斯克为什么站台？", True),
+        ("How come it's cheap?", True),
+        ("What did Musk post?", False),
+        ("马斯克发了什么？", False),
+    ],
+)
+def test_why_questions(question: str, why: bool) -> None:
+    assert answers.is_why_question(question) is why
+
+
+def test_a_why_question_is_answered_with_the_reason_its_passage_gives(engine) -> None:  # type: ignore[no-untyped-def]
+    # the passage's cosine-best sentences told what Musk holds; the reason came two sentences later
+    answer = engine.ask("Why would Musk promote Cursor?")
+    assert "这是在为潜在的收购铺路" in answer.answer and len(answer.citations) == 1
+    stored = engine.snapshot.stored
+    reason = next(i for i, s in enumerate(stored.sentences) if stored.sentence_text(s).startswith("这是在为潜在的收购"))
+    ranked = [answers.ScoredSentence(reason - 3, 0.1, 0), answers.ScoredSentence(reason, 0.05, 0)]
+    assert answers.reason_sentence(stored, ranked, [reason - 3]) == reason
+    assert answers.reason_sentence(stored, ranked, [reason - 3, reason]) is None  # stated already
