@@ -10,6 +10,7 @@ import pytest
 from index.abstain import (
     ADJUSTED_FLOOR,
     BACKGROUND_NEAR,
+    CHINESE_BACKGROUND_NEAR,
     CHINESE_COVERAGE_FLOOR,
     CHINESE_WEAK_WORDS_FLOOR,
     Evidence,
@@ -50,6 +51,15 @@ def test_a_question_close_to_an_off_topic_one_needs_more_evidence() -> None:
 def test_chinese_uses_the_corrected_cosine_alone() -> None:
     assert should_abstain(dataclasses.replace(ANSWERABLE_EN, adjusted_top=0.02, coverage=1.0), "zh")
     assert not should_abstain(dataclasses.replace(ANSWERABLE_EN, adjusted_top=0.03, coverage=0.0), "zh")
+
+
+def test_a_chinese_question_as_close_as_a_known_off_topic_one_needs_the_stricter_floor() -> None:
+    # "世界上最高的山是哪座？": 世界 and 最高 are in the article, and its corrected cosine 0.03 passed
+    asked = dataclasses.replace(ANSWERABLE_EN, adjusted_top=0.03, token_coverage=0.5, background_max=0.80)
+    assert not should_abstain(asked, "zh")
+    assert should_abstain(dataclasses.replace(asked, background_max=CHINESE_BACKGROUND_NEAR), "zh")
+    strong = dataclasses.replace(asked, background_max=CHINESE_BACKGROUND_NEAR, adjusted_top=CHINESE_WEAK_WORDS_FLOOR)
+    assert not should_abstain(strong, "zh")
 
 
 def test_nothing_retrieved_abstains() -> None:
