@@ -21,8 +21,9 @@ from index.lexical import EN_STOPWORDS, tokenize
 MAX_TRANSLATIONS = 4  # per English word: the most specific glosses win
 # 2: two-word phrases too, 3: names too, 4: tech terms too, 5: plurals like gpus keyed as singular,
 # 6: no idioms that open with a preposition ("in view of");
+# 7: a tech term's parts must cover it (化学 is no part of 强化学习);
 # a version whose glossary is older gets a new one
-GLOSSARY_FORMAT = 6
+GLOSSARY_FORMAT = 7
 _LINE = re.compile(r"^\S+ (\S+) \[([^\]]*)\] /(.*)/\s*$")  # traditional simplified [pinyin] /glosses/
 _NAME = re.compile(r"[A-Z][a-z]+(?: [A-Z][a-z]+)*")
 _PAREN = re.compile(r"\([^)]*\)|\[[^\]]*\]")
@@ -163,12 +164,18 @@ def _single_character(word: str) -> bool:
 def _term_words(term: str, vocabulary: set[str]) -> list[str]:
     """The corpus words a tech term stands for: itself when the corpus has it as a word, else its
     words when the corpus has them all (强化学习 → 强化, 学习), never a part alone (创业公司 isn't 公司)."""
-    words = tokenize(term)
-    if term.lower() in vocabulary:
-        return [term.lower()]
-    if not words or any(w not in vocabulary for w in words):
-        return []
-    return [w for w in words if not _single_character(w)]
+    term = term.lower()
+    if term in vocabulary:
+        return [term]
+    # jieba's search mode also yields words inside the term (化学 in 强化学习): the corpus's parts must
+    # cover every character of it
+    parts = [w for w in dict.fromkeys(tokenize(term)) if w != term and w in vocabulary and not _single_character(w)]
+    covered = {i for w in parts for start in _starts(term, w) for i in range(start, start + len(w))}
+    return parts if parts and len(covered) == len(term) else []
+
+
+def _starts(text: str, word: str) -> list[int]:
+    return [i for i in range(len(text) - len(word) + 1) if text.startswith(word, i)]
 
 
 def build_glossary(vocabulary: Iterable[str]) -> dict[str, list[str]]:

@@ -335,7 +335,9 @@ class Engine:
                     elif lead is None and noun and not answers.has_own_list(stored, ranked[0].sentence):
                         # no lead-in says so, but headings do: "训练分几个阶段？" → 阶段一…, 阶段二…
                         sections = answers.named_sections(stored, ranked, nouns)
-                terms = snapshot.retriever.term_weights(tokens)
+                # an item asked for ("the third thing they did in RL") is the answer: the question's other
+                # words name its list, and brought in another item that says them ("定向 RL")
+                terms = snapshot.retriever.term_weights(tokens) if item is None else {}
                 chosen = sections or answers.pick_sentences(stored, ranked, self.answer_params, listing, terms)
                 states = answers.what_it_must_state(question)  # a number, a date
                 if states is not None and not states(_said(stored, chosen)):
