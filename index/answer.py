@@ -756,24 +756,51 @@ def is_quantity_question(question: str) -> bool:
     return bool(_QUANTITY_QUESTION.search(question))
 
 
+# "how long did it take" asks for a time: "翻 25 倍" is a number, not how long anything took
+_DURATION_QUESTION = re.compile(
+    r"多久|多长时间|\bhow long (did|does|do|will|would|has|have|had|was|is)\b.*\b(take|took|last|lasted|run|ran)\b"
+    r"|\bhow (many|much) (time|days|weeks|months|years|hours)\b",
+    re.IGNORECASE,
+)
+_DURATION = re.compile(
+    # "5 月" and "2026 年" name a month and a year: a span of months is 个月, of years a short number
+    r"(\d+(\.\d+)?|[一二两三四五六七八九十百几半]+)\s*(个)?(天|周|星期|小时|分钟|秒)"
+    r"|(\d+|[一二两三四五六七八九十几半]+)\s*个月|(?<!\d)(\d{1,2}|[一二两三四五六七八九十几半]+)\s*年"
+    r"|\b\d+(\.\d+)?\s*(days?|weeks?|months?|years?|hours?|minutes?)\b",
+    re.IGNORECASE,
+)
+
+
+def states_a_duration(text: str) -> bool:
+    """The text says how long: a number with a unit of time (三个月, 2 weeks)."""
+    return bool(_DURATION.search(text))
+
+
 def what_it_must_state(question: str) -> Callable[[str], bool] | None:
-    """What the answer to a how-many or a when question must state (a number, a date), as a test of
-    the answer's text; None for other questions."""
+    """What the answer to a how-long, how-many or when question must state (a time, a number, a
+    date), as a test of the answer's text; None for other questions."""
+    if _DURATION_QUESTION.search(question):
+        return states_a_duration
     if is_quantity_question(question):
         return states_a_number
     return states_a_date if is_when_question(question) else None
 
 
 def sentence_stating(
-    stored: StoredIndex, ranked: list[ScoredSentence], words: set[str], states: Callable[[str], bool]
+    stored: StoredIndex,
+    ranked: list[ScoredSentence],
+    concepts: list[frozenset[str]],
+    states: Callable[[str], bool],
 ) -> ScoredSentence | None:
-    """The best-ranked sentence that ``states`` a number (or a date) and holds most of ``words`` (the
-    question's rarer words): "By how much did Cursor scale up its synthetic data?" → "合成数据规模翻
-    25 倍", when the best sentence, from another passage, states none. One of two is not enough: "How
-    long did the RL training take?" is not answered by "…高难度训练数据…翻 25 倍"."""
+    """The best-ranked sentence that ``states`` a number (or a date) and holds most of ``concepts``
+    (the question's rarer words, each with its translations): "By how much did Cursor scale up its
+    synthetic data?" → "合成数据规模翻 25 倍", when the best sentence, from another passage, states
+    none. One of two is not enough: "How long did the RL training take?" is not answered by
+    "…高难度训练数据…翻 25 倍"."""
     for scored in ranked:
         text = render_sentence(stored, stored.sentences[scored.sentence])
-        if states(text) and 2 * len(words & _token_set(text)) > len(words):
+        present = _token_set(text)
+        if states(text) and 2 * sum(1 for forms in concepts if forms & present) > len(concepts):
             return scored
     return None
 

@@ -343,7 +343,7 @@ class Engine:
                 if states is not None and not states(_said(stored, chosen)):
                     # it may be in a lower passage: "By how much did Cursor scale up its synthetic data?" →
                     # "合成数据规模翻 25 倍" (third), not the best sentence's 代码数据 (first)
-                    rescued = answers.sentence_stating(stored, ranked, _rare(snapshot.retriever, terms), states)
+                    rescued = answers.sentence_stating(stored, ranked, _rare(snapshot.retriever, tokens, terms), states)
                     if rescued is not None:
                         ranked = [rescued, *(s for s in ranked if s != rescued)]
                         chosen = answers.pick_sentences(stored, ranked, self.answer_params, listing, terms)
@@ -435,10 +435,16 @@ def _said(stored: StoredIndex, chosen: list[int]) -> str:
     return " ".join(answers.render_sentence(stored, stored.sentences[s]) for s in chosen)
 
 
-def _rare(retriever: Retriever, terms: dict[str, float]) -> set[str]:
-    """The question's words (and translations) that some passages have, but fewer than half: what it
-    asks about rather than the article's subject (abstain.SUBJECT_SHARE)."""
-    return {t for t in terms if 0 < retriever.passage_share(t) < SUBJECT_SHARE}
+def _rare(retriever: Retriever, tokens: list[str], terms: dict[str, float]) -> list[frozenset[str]]:
+    """The question's words that some passages have, but fewer than half — what it asks about rather
+    than the article's subject (abstain.SUBJECT_SHARE) — each as one concept with its translations:
+    "training", 训练 and 调教 counted three, and a sentence holding four of five things asked fell short."""
+    concepts = []
+    for group in retriever.term_groups(tokens):
+        forms = frozenset(t for t in group if t in terms and 0 < retriever.passage_share(t) < SUBJECT_SHARE)
+        if forms:
+            concepts.append(forms)
+    return concepts
 
 
 def _nouns(retriever: Retriever, noun: str) -> list[str]:

@@ -567,9 +567,17 @@ def test_sentence_stating(engine) -> None:  # type: ignore[no-untyped-def]
     report = next(i for t, i in ids.items() if t.startswith("Cursor 在 2026 年 3 月 27 日发布的技术报告"))
     ranked = [answers.ScoredSentence(i, 0.3 - n / 10, n) for n, i in enumerate((code, synthetic, report))]
     number = answers.states_a_number
-    assert answers.sentence_stating(stored, ranked, {"合成", "数据", "规模"}, number) == ranked[1]
-    assert answers.sentence_stating(stored, ranked, {"合成", "优化器", "算力"}, number) is None  # one of three
-    assert answers.sentence_stating(stored, ranked, {"技术", "报告"}, answers.states_a_date) == ranked[2]
+    assert answers.sentence_stating(stored, ranked, _concepts("合成", "数据", "规模"), number) == ranked[1]
+    assert answers.sentence_stating(stored, ranked, _concepts("合成", "优化器", "算力"), number) is None  # one of three
+    assert answers.sentence_stating(stored, ranked, _concepts("技术", "报告"), answers.states_a_date) == ranked[2]
+    # a word and its translations are one concept: training / 训练 / 调教 counted three, and four of
+    # the five things asked fell short
+    asked = [frozenset({"training", "训练", "调教"}), *_concepts("合成", "数据", "生成"), frozenset({"model"})]
+    assert answers.sentence_stating(stored, ranked, asked, number) == ranked[1]
+
+
+def _concepts(*words: str) -> list[frozenset[str]]:
+    return [frozenset({w}) for w in words]
 
 
 @pytest.mark.parametrize(
@@ -725,3 +733,28 @@ def test_a_why_question_is_answered_with_the_reason_its_passage_gives(engine) ->
     ranked = [answers.ScoredSentence(reason - 3, 0.1, 0), answers.ScoredSentence(reason, 0.05, 0)]
     assert answers.reason_sentence(stored, ranked, [reason - 3]) == reason
     assert answers.reason_sentence(stored, ranked, [reason - 3, reason]) is None  # stated already
+
+
+@pytest.mark.parametrize(
+    ("text", "duration"),
+    [
+        ("训练了三个月", True),
+        ("用了 10 天", True),
+        ("took 2 weeks", True),
+        ("花了 2 年", True),
+        ("翻 25 倍", False),
+        ("5 月 18 日", False),
+        ("2026 年 3 月 27 日", False),
+        ("100 万个 H100", False),
+    ],
+)
+def test_states_a_duration(text: str, duration: bool) -> None:
+    assert answers.states_a_duration(text) is duration
+
+
+def test_a_how_long_did_it_take_question_must_state_a_time() -> None:
+    # with the rarer words counted as concepts, "翻 25 倍" (a number, no time) answered one
+    assert answers.what_it_must_state("How long did the RL stage take?") is answers.states_a_duration
+    assert answers.what_it_must_state("RL 训练花了多久？") is answers.states_a_duration
+    assert answers.what_it_must_state("How long is the model ID?") is answers.states_a_number
+    assert answers.what_it_must_state("How many GPUs did they use?") is answers.states_a_number
