@@ -100,8 +100,9 @@ def truecase(text: str, written: Callable[[str], str | None]) -> str:
 # e5 matches these words to the article's own opinion passages ("我的看法？"), whatever the question is
 # about. A question asking for the view itself ("What is the author's view on…") keeps them.
 _ATTRIBUTION = re.compile(
-    r"\b(?:according to|per|in) (?:the|this) (?:article|author|post|piece|writer)(?:'s)?"
-    r"(?: (?:view|opinion|eyes|words))?,?"
+    # "in the author's view", not "in the author's steel-plate analogy": there the analogy is asked about
+    r"\b(?:according to|per|in) (?:the|this) (?:article|author|post|piece|writer)"
+    r"(?:'s (?:view|opinion|eyes|words)|(?!'s)),?"
     r"|\b(?:does|did|do|would) (?:the|this) (?:author|article|writer|piece|post)"
     r" (?:say|think|believe|argue|mention|claim|suggest|feel|see|describe|name|list|call|give|use|make|draw)s?"
     r"(?: that)?"

@@ -120,6 +120,8 @@ def test_truecase_writes_lower_case_words_as_the_corpus_does() -> None:
             "Which training stage Cursor really poured its effort into?",
         ),
         ("so is wrapping bad in the author's view?", "so is wrapping bad ?"),
+        # the author's analogy is what is asked about
+        ("In the author's steel-plate analogy, what matters?", "In the author's steel-plate analogy, what matters?"),
         ("Which open models does the article mention?", "Which open models ?"),
         # asking for the view itself: the attribution is what is asked
         (
