@@ -21,9 +21,9 @@ from index.lexical import EN_STOPWORDS, tokenize
 MAX_TRANSLATIONS = 4  # per English word: the most specific glosses win
 # 2: two-word phrases too, 3: names too, 4: tech terms too, 5: plurals like gpus keyed as singular,
 # 6: no idioms that open with a preposition ("in view of");
-# 7: a tech term's parts must cover it (化学 is no part of 强化学习);
+# 7: a tech term's parts must cover it (化学 is no part of 强化学习); 8: single characters by their first sense;
 # a version whose glossary is older gets a new one
-GLOSSARY_FORMAT = 7
+GLOSSARY_FORMAT = 8
 _LINE = re.compile(r"^\S+ (\S+) \[([^\]]*)\] /(.*)/\s*$")  # traditional simplified [pinyin] /glosses/
 _NAME = re.compile(r"[A-Z][a-z]+(?: [A-Z][a-z]+)*")
 _PAREN = re.compile(r"\([^)]*\)|\[[^\]]*\]")
@@ -129,6 +129,34 @@ def _look_up(words: set[str]) -> dict[str, list[tuple[str, int]]]:
     return found
 
 
+# char → the stem of its first sense (刀 → knife, 锅 → pot); None when that is no single content word
+_single_senses: dict[str, str | None] = {}
+SINGLE_QUALITY = 9  # after every word's own translations: a character is the least specific
+
+
+def _first_sense(pinyin: str, definitions: str) -> str | bool | None:
+    """The stem of an entry's first gloss if it is one content word; None if it isn't; False for a
+    proper noun's entry (比 "Belgium", 藏 "Tibet"), which is skipped for the next one."""
+    if pinyin[:1].isupper():
+        return False
+    for words in _glosses(definitions):
+        return stem(words[0]) if len(words) == 1 else None
+    return None
+
+
+def _look_up_single_senses(chars: set[str]) -> dict[str, str | None]:
+    found: dict[str, str | None] = {}
+    with _dictionary_path().open(encoding="utf-8") as handle:
+        for line in handle:
+            match = None if line.startswith("#") else _LINE.match(line)
+            if match is None or match.group(1) not in chars or match.group(1) in found:
+                continue
+            sense = _first_sense(match.group(2), match.group(3))
+            if sense is not False:
+                found[match.group(1)] = sense
+    return {c: found.get(c) for c in chars}
+
+
 def _terms_path() -> Path:
     return Path(__file__).parent / "data" / "tech_terms.tsv"
 
@@ -189,6 +217,12 @@ def build_glossary(vocabulary: Iterable[str]) -> dict[str, list[str]]:
             found = _look_up(missing) if len(missing) <= MAX_TARGETED_LOOKUPS else _scan_dictionary(missing)
             _translations.update((word, tuple(pairs)) for word, pairs in found.items())
         known = {word: _translations[word] for word in chinese}
+    singles = {w for w in vocabulary if _single_character(w)}
+    with _translations_lock:
+        missing = singles - _single_senses.keys()
+        if missing:
+            _single_senses.update(_look_up_single_senses(missing))
+        senses = {c: _single_senses[c] for c in singles}
     candidates: dict[str, dict[str, int]] = {}
     for key, term in tech_terms():
         for word in _term_words(term, vocabulary):
@@ -197,6 +231,10 @@ def build_glossary(vocabulary: Iterable[str]) -> dict[str, list[str]]:
         for key, quality in pairs:
             best = candidates.setdefault(key, {})
             best[word] = min(best.get(word, 99), quality)
+    # a lone character only by its first sense, and after every word: "knife" → 刀, "pot" → 锅
+    for char, key in senses.items():
+        if key is not None and key not in EN_STOPWORDS:
+            candidates.setdefault(key, {}).setdefault(char, SINGLE_QUALITY)
     return {
         key: sorted(words, key=lambda w: (words[w], -len(w), w))[:MAX_TRANSLATIONS]
         for key, words in sorted(candidates.items())
@@ -236,12 +274,21 @@ def expand(tokens: list[str], glossary: dict[str, list[str]], vocabulary: frozen
     return tokens + extra
 
 
-def translated_positions(tokens: list[str], glossary: dict[str, list[str]], vocabulary: frozenset[str]) -> set[int]:
-    """Positions of the tokens that translate into a word of the corpus, alone or in a phrase."""
+def translated_positions(
+    tokens: list[str], glossary: dict[str, list[str]], vocabulary: frozenset[str], whole_words: bool = False
+) -> set[int]:
+    """Positions of the tokens that translate into a word of the corpus, alone or in a phrase; with
+    ``whole_words``, into one of two or more characters or a tech term (挖 for "poach") — 好 for
+    "good" says little about a question."""
+    terms = {key for key, _ in tech_terms()} if whole_words else set()
+
+    def counts(key: str, word: str) -> bool:
+        return word in vocabulary and not (whole_words and _single_character(word) and key not in terms)
+
     return {
         position
         for key, positions in _keys(tokens)
-        if any(word in vocabulary for word in glossary.get(key, []))
+        if any(counts(key, word) for word in glossary.get(key, []))
         for position in positions
     }
 

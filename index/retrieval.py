@@ -118,7 +118,9 @@ class Retriever:
         return translation(query_tokens, self.stored.glossary, self.lexical.vocabulary)
 
     def translated_positions(self, query_tokens: list[str]) -> set[int]:
-        return translated_positions(query_tokens, self.stored.glossary, self.lexical.vocabulary)
+        """Positions of the question's words that translate into words of the corpus; a lone
+        character is too ambiguous to show the article covers a word ("good" → 好, "new" → 新)."""
+        return translated_positions(query_tokens, self.stored.glossary, self.lexical.vocabulary, whole_words=True)
 
     def written_form(self, word: str, sample: int = 20) -> str | None:
         """How the corpus most often writes a Latin word ("cursor" → "Cursor"), judged on the first

@@ -28,7 +28,10 @@ def test_glossary_maps_english_to_the_corpus_words() -> None:
     assert "训练" in glossary[stem("training")]
     assert "成本" in glossary[stem("cost")]
     words = {w for translations in glossary.values() for w in translations}
-    assert words <= {"价格", "发布", "训练", "成本", "模型"}  # only corpus words, never a single character
+    assert words <= {"价格", "发布", "训练", "成本", "模型", "价"}  # only corpus words
+    assert all(
+        translations[-1] == "价" for translations in glossary.values() if "价" in translations
+    )  # a character last
     assert all(len(translations) <= MAX_TRANSLATIONS for translations in glossary.values())
 
 
@@ -169,3 +172,18 @@ def test_tech_terms_are_read_as_the_file_says_now(tmp_path, monkeypatch) -> None
     terms.write_text("compute\t算力\nmoat\t护城河\n", encoding="utf-8")
     assert crosslingual.tech_terms() == ((stem("compute"), "算力"), (stem("moat"), "护城河"))
     assert first == (((stem("compute"), "算力"),), first[1]) and crosslingual.terms_digest() != first[1]
+
+
+def test_a_lone_character_translates_by_its_first_sense_after_every_word() -> None:
+    glossary = build_glossary({"刀", "锅", "比", "刀工", "的"})
+    assert glossary[stem("knife")] == ["刀"]  # 刀工 is "cutting skills", not a knife
+    assert glossary[stem("pot")] == ["锅"]
+    assert "belgium" not in glossary  # 比's first entry is the proper noun's: skipped for 比 "to compare"
+    assert "的" not in {w for words in glossary.values() for w in words}  # its first sense is a function word
+
+
+def test_a_lone_character_does_not_show_the_article_covers_a_word() -> None:
+    glossary = {stem("good"): ["好"], stem("price"): ["价格"]}
+    tokens = ["good", "price"]
+    assert translated_positions(tokens, glossary, frozenset({"好", "价格"})) == {0, 1}
+    assert translated_positions(tokens, glossary, frozenset({"好", "价格"}), whole_words=True) == {1}
