@@ -17,7 +17,14 @@ from tests.index.support import REPO
 
 EVAL = REPO / "tests" / "eval"
 SETS = {
-    "dev": ["dev_questions.jsonl", "dev_extra.jsonl", "dev_offtopic.jsonl", "dev_more.jsonl", "dev_more2.jsonl"],
+    "dev": [
+        "dev_questions.jsonl",
+        "dev_extra.jsonl",
+        "dev_offtopic.jsonl",
+        "dev_more.jsonl",
+        "dev_more2.jsonl",
+        "dev_more3.jsonl",
+    ],
     "holdout": [
         "holdout_questions.jsonl",
         "holdout_extra.jsonl",
@@ -28,6 +35,8 @@ SETS = {
         "holdout_blind3.jsonl",
         "holdout_blind4.jsonl",
         "holdout_blind5.jsonl",
+        "holdout_blind6.jsonl",
+        "holdout_blind7.jsonl",
     ],
     # follow-ups, each with the question it follows as context: the dev ones shaped the rule
     # (index/followup.py), the holdout ones were written before their first run
@@ -35,61 +44,60 @@ SETS = {
 }
 FLOOR_METRICS = ("hit_at_1", "recall_at_5", "fact_rate", "citation_precision", "abstention_out", "abstention_hard_out")
 
-# Measured on 2026-12-01 after that day's English changes (dev: zh 125 / en 208 questions, with the
-# blind dev_more.jsonl and dev_more2.jsonl; holdout: zh 275 / en 235, with the blind
-# holdout_blind5.jsonl), BM25's b at 0.6.
+# Measured on 2026-12-01, the second session of the day (dev: zh 142 / en 249 questions, with the
+# blind dev_more.jsonl, dev_more2.jsonl and dev_more3.jsonl; holdout: zh 321 / en 307, with the blind
+# holdout_blind5/6/7.jsonl), BM25's b at 0.6, tokenizer v7, glossary format 8.
 # Near-tied dense scores make dev English hit@1 move by a question between virtual environments
 # (0.891 / 0.913 / 0.935 measured for one code; the cause in the environment was not found).
-#   dev zh      hit@1 0.928  R@5 1.000  fact 0.957  cite P 0.957  abst out 0.96  hard 0.75  false abst 0.000
-#   dev en      hit@1 0.855  R@5 0.985  fact 0.817  cite P 0.898  abst out 0.98  hard 0.71  false abst 0.038
-#   holdout zh  hit@1 0.944  R@5 0.995  fact 0.931  cite P 0.904  abst out 1.00  hard 0.68  false abst 0.000
-#   holdout en  hit@1 0.856  R@5 0.989  fact 0.823  cite P 0.847  abst out 1.00  hard 0.52  false abst 0.044
-# Follow-ups (zh 26 / en 20 answerable, 3 / 3 off-topic, 3 / 2 near-topic); English lost two first
-# passages that day (0.850 → 0.750: "what does it mean?" and "and the tech report?", README):
-#   zh          hit@1 0.962  R@5 1.000  fact 0.846  cite P 1.000  abst out 1.00  hard 0.33  false abst 0.038
+#   dev zh      hit@1 0.939  R@5 0.988  fact 0.939  cite P 0.940  abst out 0.96  hard 0.70  false abst 0.000
+#   dev en      hit@1 0.876  R@5 0.994  fact 0.865  cite P 0.910  abst out 0.98  hard 0.72  false abst 0.024
+#   holdout zh  hit@1 0.928  R@5 0.988  fact 0.912  cite P 0.900  abst out 1.00  hard 0.67  false abst 0.004
+#   holdout en  hit@1 0.872  R@5 0.992  fact 0.843  cite P 0.879  abst out 1.00  hard 0.50  false abst 0.050
+# Follow-ups (zh 26 / en 20 answerable, 3 / 3 off-topic, 3 / 2 near-topic):
+#   zh          hit@1 1.000  R@5 1.000  fact 0.885  cite P 1.000  abst out 1.00  hard 0.33  false abst 0.038
 #   en          hit@1 0.750  R@5 1.000  fact 0.750  cite P 0.842  abst out 1.00  hard 0.00  false abst 0.050
 FLOORS: dict[str, dict[str, dict[str, float]]] = {
     "dev": {
         "zh": {
-            "hit_at_1": 0.89,
-            "recall_at_5": 0.97,
-            "fact_rate": 0.92,
-            "citation_precision": 0.92,
-            "abstention_out": 0.92,
-            "abstention_hard_out": 0.72,
+            "hit_at_1": 0.90,
+            "recall_at_5": 0.95,
+            "fact_rate": 0.90,
+            "citation_precision": 0.91,
+            "abstention_out": 0.93,
+            "abstention_hard_out": 0.67,
         },
         "en": {
-            "hit_at_1": 0.82,
-            "recall_at_5": 0.95,
-            "fact_rate": 0.78,
-            "citation_precision": 0.86,
+            "hit_at_1": 0.84,
+            "recall_at_5": 0.96,
+            "fact_rate": 0.83,
+            "citation_precision": 0.88,
             "abstention_out": 0.95,
-            "abstention_hard_out": 0.67,
+            "abstention_hard_out": 0.69,
         },
     },
     "holdout": {
         "zh": {
-            "hit_at_1": 0.91,
-            "recall_at_5": 0.96,
-            "fact_rate": 0.9,
+            "hit_at_1": 0.89,
+            "recall_at_5": 0.95,
+            "fact_rate": 0.88,
             "citation_precision": 0.87,
             "abstention_out": 0.97,
-            "abstention_hard_out": 0.65,
+            "abstention_hard_out": 0.63,
         },
         "en": {
-            "hit_at_1": 0.82,
-            "recall_at_5": 0.95,
-            "fact_rate": 0.79,
-            "citation_precision": 0.81,
+            "hit_at_1": 0.84,
+            "recall_at_5": 0.96,
+            "fact_rate": 0.81,
+            "citation_precision": 0.84,
             "abstention_out": 0.97,
-            "abstention_hard_out": 0.49,
+            "abstention_hard_out": 0.47,
         },
     },
     "followups": {
         "zh": {
-            "hit_at_1": 0.93,
+            "hit_at_1": 0.97,
             "recall_at_5": 0.97,
-            "fact_rate": 0.81,
+            "fact_rate": 0.85,
             "citation_precision": 0.97,
             "abstention_out": 0.97,
             "abstention_hard_out": 0.3,
@@ -105,8 +113,8 @@ FLOORS: dict[str, dict[str, dict[str, float]]] = {
     },
 }
 FALSE_ABSTENTION_CEILINGS = {
-    "dev": {"zh": 0.03, "en": 0.07},
-    "holdout": {"zh": 0.03, "en": 0.08},
+    "dev": {"zh": 0.03, "en": 0.06},
+    "holdout": {"zh": 0.04, "en": 0.08},
     "followups": {"zh": 0.07, "en": 0.08},
 }
 
