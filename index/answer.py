@@ -457,6 +457,29 @@ def named_sections(stored: StoredIndex, ranked: list[ScoredSentence], nouns: lis
     return []
 
 
+# "the one-liner that closes the Musk section", "how does the author wrap up the part on wrapping"
+_CLOSING_LINE = re.compile(
+    r"\b(?:clos(?:es|ing)?|wraps? up|wrapping up|ends|ending|finish(?:es)?)\b[^?.]{0,40}?\b(?:section|part|bit)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_for_closing_line(question: str) -> bool:
+    return bool(_CLOSING_LINE.search(question))
+
+
+def closing_sentence(stored: StoredIndex, chunk: int) -> int | None:
+    """The last sentence of the section the chunk is in (its heading aside)."""
+    section = stored.chunks[chunk].section
+    last = None
+    for other, candidate in enumerate(stored.chunks):
+        if candidate.section == section and candidate.doc_id == stored.chunks[chunk].doc_id:
+            for sid in stored.sentences_of(other):
+                if not is_heading(stored, sid):
+                    last = sid
+    return last
+
+
 def list_item(
     stored: StoredIndex, ranked: list[ScoredSentence], position: int, nouns: list[str], within: int = 5
 ) -> int | None:

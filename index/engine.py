@@ -339,6 +339,11 @@ class Engine:
                 # words name its list, and brought in another item that says them ("定向 RL")
                 terms = snapshot.retriever.term_weights(tokens) if item is None else {}
                 chosen = sections or answers.pick_sentences(stored, ranked, self.answer_params, listing, terms)
+                if ranked and item is None and not sections and answers.asks_for_closing_line(question):
+                    # "the one-liner that closes the Musk section": the last sentence of the best passage's
+                    # section, which the cosine ranks low (商业世界，没有无缘无故的爱。)
+                    closing = answers.closing_sentence(stored, stored.sentences[ranked[0].sentence].chunk)
+                    chosen = [closing] if closing is not None else chosen
                 states = answers.what_it_must_state(question)  # a number, a date
                 if states is not None and not states(_said(stored, chosen)):
                     # it may be in a lower passage: "By how much did Cursor scale up its synthetic data?" →

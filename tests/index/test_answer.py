@@ -758,3 +758,27 @@ def test_a_how_long_did_it_take_question_must_state_a_time() -> None:
     assert answers.what_it_must_state("RL 训练花了多久？") is answers.states_a_duration
     assert answers.what_it_must_state("How long is the model ID?") is answers.states_a_number
     assert answers.what_it_must_state("How many GPUs did they use?") is answers.states_a_number
+
+
+@pytest.mark.parametrize(
+    ("question", "closing"),
+    [
+        ("What's the one-liner that closes the Musk section?", True),
+        ("how does the author wrap up the part on wrapping", True),
+        ("What line ends the section on transparency?", True),
+        ("What's the first part of training?", False),
+        ("When does the RL stage end?", False),
+    ],
+)
+def test_questions_asking_for_a_sections_closing_line(question: str, closing: bool) -> None:
+    assert answers.asks_for_closing_line(question) is closing
+
+
+def test_a_sections_closing_line_is_its_last_sentence(engine) -> None:  # type: ignore[no-untyped-def]
+    # the cosine ranked the section's last line below its three bullets
+    answer = engine.ask("How does the author wrap up the section about Musk?")
+    assert "商业世界，没有无缘无故的爱" in answer.answer and len(answer.citations) == 1
+    stored = engine.snapshot.stored
+    musk = next(i for i, c in enumerate(stored.chunks) if c.section.startswith("五、"))
+    last = answers.closing_sentence(stored, musk)
+    assert last is not None and stored.sentence_text(stored.sentences[last]) == "商业世界，没有无缘无故的爱。"
