@@ -831,31 +831,47 @@ def sentence_stating(
 _WHY_QUESTION = re.compile(r"\bwhy\b|\bhow come\b|\bwhat for\b|为什么|为何|为啥|何故", re.IGNORECASE)
 # what says why: a cause or a purpose (目的是…, 这是在为…铺路)
 _REASON = re.compile(r"因为|由于|为了|之所以|是为|在为|所以|因此|原因|目的是|\bbecause\b|\bso that\b|\bin order to\b")
+_FIGURE_QUESTION = re.compile(
+    r"\b(?:analog(?:y|ies)|metaphors?|similes?|comparisons?)\b|比喻|类比|打比方|比方", re.IGNORECASE
+)
+# what says "it is like…" or what something really means (言外之意：底座是借的，但上面这栋楼是自己盖的)
+_FIGURE = re.compile(r"就像|好比|如同|像是|仿佛|比喻|打个比方|言外之意|\bis like\b")
+
+
+def sought_marker(question: str) -> re.Pattern[str] | None:
+    """What the sentence answering a why or an analogy question says, as a pattern: a cause or a
+    purpose, or a comparison; None for other questions."""
+    if _WHY_QUESTION.search(question):
+        return _REASON
+    return _FIGURE if _FIGURE_QUESTION.search(question) else None
 
 
 def is_why_question(question: str) -> bool:
-    return bool(_WHY_QUESTION.search(question))
+    return sought_marker(question) is _REASON
 
 
-def reason_sentence(stored: StoredIndex, ranked: list[ScoredSentence], chosen: list[int]) -> int | None:
-    """For a why question whose chosen sentences give no cause or purpose: the best-ranked sentence of
-    the best one's passage that does ("Why is Musk backing Cursor?" → 这是在为潜在的收购铺路…, after
-    the three ties it sums up). None if the answer states one already, or its passage has none."""
-    if not ranked or any(_REASON.search(stored.sentence_text(stored.sentences[s])) for s in chosen):
+def marked_sentence(
+    stored: StoredIndex, ranked: list[ScoredSentence], chosen: list[int], marker: re.Pattern[str]
+) -> int | None:
+    """When the chosen sentences lack what the question seeks (``marker``: a reason, a comparison):
+    the best-ranked sentence of the best one's passage that has it ("Why is Musk backing Cursor?" →
+    这是在为潜在的收购铺路…, after the three ties it sums up; "the building metaphor" → 言外之意：…这栋楼
+    是自己盖的). None if the answer has it already, or the passage has none."""
+    if not ranked or any(marker.search(stored.sentence_text(stored.sentences[s])) for s in chosen):
         return None
     chunk = stored.sentences[ranked[0].sentence].chunk
     for scored in ranked:
         sentence = stored.sentences[scored.sentence]
-        if sentence.chunk == chunk and scored.sentence not in chosen and _REASON.search(stored.sentence_text(sentence)):
+        if sentence.chunk == chunk and scored.sentence not in chosen and marker.search(stored.sentence_text(sentence)):
             return scored.sentence
     return None
 
 
-def with_reason(stored: StoredIndex, chosen: list[int], reason: int, best: int) -> list[int]:
-    """The chosen sentences and the reason, in document order; the best sentence and the reason alone
-    when all of them would not fit."""
-    together = sorted({*chosen, reason})
-    return together if _length(stored, together) <= MAX_ANSWER_CHARS else sorted({best, reason})
+def with_sentence(stored: StoredIndex, chosen: list[int], added: int, best: int) -> list[int]:
+    """The chosen sentences and one more, in document order; the best sentence and the added one
+    alone when all of them would not fit."""
+    together = sorted({*chosen, added})
+    return together if _length(stored, together) <= MAX_ANSWER_CHARS else sorted({best, added})
 
 
 def passages_name(stored: StoredIndex, sentences: list[int], names: list[frozenset[str]]) -> bool:

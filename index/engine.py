@@ -352,10 +352,11 @@ class Engine:
                     if rescued is not None:
                         ranked = [rescued, *(s for s in ranked if s != rescued)]
                         chosen = answers.pick_sentences(stored, ranked, self.answer_params, listing, terms)
-                if answers.is_why_question(question):
-                    reason = answers.reason_sentence(stored, ranked, chosen)
-                    if reason is not None:
-                        chosen = answers.with_reason(stored, chosen, reason, ranked[0].sentence)
+                marker = answers.sought_marker(question)  # a why question's reason, an analogy's "就像"
+                if marker is not None:
+                    marked = answers.marked_sentence(stored, ranked, chosen, marker)
+                    if marked is not None:
+                        chosen = answers.with_sentence(stored, chosen, marked, ranked[0].sentence)
                 # the names a question asks about must be in the answer's passages: the CEO of Moonshot AI
                 # is not Cursor's ("Cursor CEO Michael Truell…"), and Cursor's CEO answers from his passage
                 named = specific_names(snapshot.retriever, question, language)

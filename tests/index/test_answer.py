@@ -731,8 +731,10 @@ def test_a_why_question_is_answered_with_the_reason_its_passage_gives(engine) ->
     stored = engine.snapshot.stored
     reason = next(i for i, s in enumerate(stored.sentences) if stored.sentence_text(s).startswith("这是在为潜在的收购"))
     ranked = [answers.ScoredSentence(reason - 3, 0.1, 0), answers.ScoredSentence(reason, 0.05, 0)]
-    assert answers.reason_sentence(stored, ranked, [reason - 3]) == reason
-    assert answers.reason_sentence(stored, ranked, [reason - 3, reason]) is None  # stated already
+    because = answers.sought_marker("Why would Musk promote Cursor?")
+    assert because is not None
+    assert answers.marked_sentence(stored, ranked, [reason - 3], because) == reason
+    assert answers.marked_sentence(stored, ranked, [reason - 3, reason], because) is None  # stated already
 
 
 @pytest.mark.parametrize(
@@ -782,3 +784,12 @@ def test_a_sections_closing_line_is_its_last_sentence(engine) -> None:  # type: 
     musk = next(i for i, c in enumerate(stored.chunks) if c.section.startswith("五、"))
     last = answers.closing_sentence(stored, musk)
     assert last is not None and stored.sentence_text(stored.sentences[last]) == "商业世界，没有无缘无故的爱。"
+
+
+def test_an_analogy_question_gets_the_sentence_that_draws_it(engine) -> None:  # type: ignore[no-untyped-def]
+    # the cosine chose the CEO's words; the building metaphor is the passage's 言外之意 sentence
+    assert answers.sought_marker("Which metaphor sums up what the CEO said?") is not None
+    assert answers.sought_marker("作者用了什么比喻？") is not None
+    assert answers.sought_marker("What did the CEO say?") is None
+    answer = engine.ask("Which metaphor sums up what the CEO said?")
+    assert "上面这栋楼是自己盖的" in answer.answer
