@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 
-from index.lexical import EN_STOPWORDS, tokenize
+from index.lexical import EN_STOPWORDS, terms_path, tokenize
 
 MAX_TRANSLATIONS = 4  # per English word: the most specific glosses win
 # 2: two-word phrases too, 3: names too, 4: tech terms too, 5: plurals like gpus keyed as singular,
@@ -158,7 +158,7 @@ def _look_up_single_senses(chars: set[str]) -> dict[str, str | None]:
 
 
 def _terms_path() -> Path:
-    return Path(__file__).parent / "data" / "tech_terms.tsv"
+    return terms_path()
 
 
 def terms_digest() -> str:

@@ -331,8 +331,21 @@ EN_STOPWORDS = frozenset(
 )
 
 
-@lru_cache(maxsize=1)
+def terms_path() -> Path:
+    """data/tech_terms.tsv: the field's English → Chinese terms (crosslingual.py reads the pairs; the
+    tokenizer cuts their Chinese side whole)."""
+    return Path(__file__).parent / "data" / "tech_terms.tsv"
+
+
 def _jieba():  # type: ignore[no-untyped-def]
+    """The tokenizer for the tech terms as the file is now: an edit, then a rebuild in a running bot,
+    tokenizes with the edited terms, as its glossary is made with them."""
+    path = terms_path()
+    return _jieba_for(str(path), path.stat().st_mtime_ns)
+
+
+@lru_cache(maxsize=2)
+def _jieba_for(path: str, modified: int):  # type: ignore[no-untyped-def]
     import jieba
 
     jieba.setLogLevel(logging.WARNING)
@@ -344,7 +357,7 @@ def _jieba():  # type: ignore[no-untyped-def]
         tokenizer.add_word(word)
     # the field's words, which jieba's dictionary predates, cut whole: it read "的总算力" 总算 ("at last")
     # + 力, and "compute" → 算力 never met the CEO's 85% of it
-    for word in _tech_words():
+    for word in _tech_words(Path(path)):
         tokenizer.add_word(word, TECH_WORD_FREQUENCY)
     return tokenizer
 
@@ -354,10 +367,9 @@ def _jieba():  # type: ignore[no-untyped-def]
 TECH_WORD_FREQUENCY = 3000
 
 
-def _tech_words() -> list[str]:
-    """The Chinese side of data/tech_terms.tsv (crosslingual.py reads the pairs), words of two or
-    more characters."""
-    lines = (Path(__file__).parent / "data" / "tech_terms.tsv").read_text(encoding="utf-8").splitlines()
+def _tech_words(path: Path) -> list[str]:
+    """The Chinese side of the tech terms, words of two or more characters."""
+    lines = path.read_text(encoding="utf-8").splitlines()
     words = (line.split("\t")[1].strip() for line in lines if line.strip() and not line.startswith("#"))
     return [w for w in dict.fromkeys(words) if len(w) > 1 and all("\u3400" <= c <= "\u9fff" for c in w)]
 

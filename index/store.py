@@ -381,11 +381,13 @@ def load_version(path: Path, expected_embedder: str | None = None) -> StoredInde
 
 
 def _load_lexical(path: Path, manifest: Manifest) -> LexicalIndex | None:
-    """The stored BM25 index, memory-mapped; None when the version has none of this tokenizer's
-    (the retriever then builds it from the chunks). Stored but broken: IndexLoadError, like any file."""
+    """The stored BM25 index, memory-mapped; None when the version has none of this tokenizer's, or
+    was tokenized with other tech terms (they are cut whole): the retriever then builds it from the
+    chunks, so that questions and passages are cut alike. Stored but broken: IndexLoadError."""
+    from index.crosslingual import terms_digest
     from index.lexical import TOKENIZER_VERSION, LexicalIndex
 
-    if manifest.lexical_tokenizer != TOKENIZER_VERSION:
+    if manifest.lexical_tokenizer != TOKENIZER_VERSION or manifest.terms_sha256 != terms_digest():
         return None
     try:
         return LexicalIndex.load(path, manifest.chunk_count)

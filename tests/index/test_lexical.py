@@ -204,3 +204,19 @@ def test_the_fields_words_are_cut_whole() -> None:
     assert "算力" in tokenize("自家额外训练+RL 占了 85% 的总算力。")
     assert "总算" not in tokenize("自家额外训练+RL 占了 85% 的总算力。")
     assert tokenize("公开源代码") == ["公开", "代码", "源代码"]  # no tech word steals from its neighbours
+
+
+def test_the_tokenizer_follows_an_edit_of_the_tech_terms(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # a rebuild in a running bot after an edit tokenizes with the edited terms, as its glossary is made
+    import os
+
+    from index import lexical
+
+    terms = tmp_path / "tech_terms.tsv"
+    monkeypatch.setattr(lexical, "terms_path", lambda: terms)
+    terms.write_text("moat\t护城河\n", encoding="utf-8")
+    os.utime(terms, ns=(1, 1))
+    assert "算力" not in tokenize("占了 85% 的总算力")
+    terms.write_text("compute\t算力\n", encoding="utf-8")
+    os.utime(terms, ns=(2, 2))
+    assert "算力" in tokenize("占了 85% 的总算力")
