@@ -300,8 +300,10 @@ class Engine:
             ranked = answers.score_sentences(stored, answering, outcome.sentence_scores, tokens, self.answer_params)
             if item is not None:  # "the 2nd lesson": its first sentence leads the answer
                 ranked = sorted(ranked, key=lambda scored: scored.sentence != item)
+            # a part of the article is pointed at: by name ("per the conclusion") or by its closing line
+            points = bool(focus) or answers.asks_for_closing_line(question)
             evidence = Evidence.collect(
-                snapshot.retriever, own_outcome, ranked, tokens, language, own_vector, question, bool(focus)
+                snapshot.retriever, own_outcome, ranked, tokens, language, own_vector, question, points
             )
             known = evidence.anything_known and not evidence.names_only_unknown
             if context and (known or refers_back(question)):
@@ -315,7 +317,7 @@ class Engine:
                     language,
                     query_vector,
                     question,  # its names are its own: in "…lessons What's…" What is no sentence start
-                    bool(focus),
+                    points,
                 )
             declined = should_abstain(evidence, language)
             chosen: list[int] = []

@@ -780,6 +780,8 @@ def test_a_sections_closing_line_is_its_last_sentence(engine) -> None:  # type: 
     # the cosine ranked the section's last line below its three bullets
     answer = engine.ask("How does the author wrap up the section about Musk?")
     assert "商业世界，没有无缘无故的爱" in answer.answer and len(answer.citations) == 1
+    # asked with few words the article has, it points at a part of the article: not declined (make chat)
+    assert "没有无缘无故的爱" in engine.ask("what is the one-liner that closes the Musk section?").answer
     stored = engine.snapshot.stored
     musk = next(i for i, c in enumerate(stored.chunks) if c.section.startswith("五、"))
     last = answers.closing_sentence(stored, musk)
