@@ -95,27 +95,30 @@ def _entry_translations(pinyin: str, definitions: str) -> list[tuple[str, int]]:
     return pairs
 
 
-def _scan_dictionary(words: set[str]) -> dict[str, list[tuple[str, int]]]:
-    """Every entry of ``words``, reading the whole dictionary line by line."""
-    found: dict[str, list[tuple[str, int]]] = {w: [] for w in words}
+Entry = tuple[str, str]  # a dictionary entry's pinyin and definitions, for a word it lists
+
+
+def _scan_entries(words: set[str]) -> dict[str, list[Entry]]:
+    """Every entry of ``words``, in the dictionary's order, reading it line by line."""
+    found: dict[str, list[Entry]] = {w: [] for w in words}
     with _dictionary_path().open(encoding="utf-8") as handle:
         for line in handle:
             if line.startswith("#"):
                 continue
             match = _LINE.match(line)
             if match and match.group(1) in words:
-                found[match.group(1)] += _entry_translations(match.group(2), match.group(3))
+                found[match.group(1)].append((match.group(2), match.group(3)))
     return found
 
 
-def _look_up(words: set[str]) -> dict[str, list[tuple[str, int]]]:
+def _look_up_entries(words: set[str]) -> dict[str, list[Entry]]:
     """The entries of a few words, found by searching the file for " <word> [" (every entry line
     has it: traditional, simplified, then the pinyin in brackets), each hit checked like a scan."""
     data = _dictionary_path().read_bytes()
-    found: dict[str, list[tuple[str, int]]] = {}
+    found: dict[str, list[Entry]] = {}
     for word in words:
         needle = f" {word} [".encode()
-        entries: list[tuple[str, int]] = []
+        entries: list[Entry] = []
         at = data.find(needle)
         while at >= 0:
             start = data.rfind(b"\n", 0, at) + 1
@@ -123,10 +126,24 @@ def _look_up(words: set[str]) -> dict[str, list[tuple[str, int]]]:
             line = data[start : end if end >= 0 else len(data)].decode("utf-8")
             match = None if line.startswith("#") else _LINE.match(line)
             if match and match.group(1) == word:
-                entries += _entry_translations(match.group(2), match.group(3))
+                entries.append((match.group(2), match.group(3)))
             at = data.find(needle, at + 1)
         found[word] = entries
     return found
+
+
+def _translations_of(entries: list[Entry]) -> list[tuple[str, int]]:
+    return [pair for pinyin, definitions in entries for pair in _entry_translations(pinyin, definitions)]
+
+
+def _scan_dictionary(words: set[str]) -> dict[str, list[tuple[str, int]]]:
+    """Every translation of ``words``, reading the whole dictionary line by line."""
+    return {w: _translations_of(entries) for w, entries in _scan_entries(words).items()}
+
+
+def _look_up(words: set[str]) -> dict[str, list[tuple[str, int]]]:
+    """The translations of a few words, searched for in the dictionary (_look_up_entries)."""
+    return {w: _translations_of(entries) for w, entries in _look_up_entries(words).items()}
 
 
 # char → the stem of its first sense (刀 → knife, 锅 → pot); None when that is no single content word
@@ -144,17 +161,13 @@ def _first_sense(pinyin: str, definitions: str) -> str | bool | None:
     return None
 
 
-def _look_up_single_senses(chars: set[str]) -> dict[str, str | None]:
-    found: dict[str, str | None] = {}
-    with _dictionary_path().open(encoding="utf-8") as handle:
-        for line in handle:
-            match = None if line.startswith("#") else _LINE.match(line)
-            if match is None or match.group(1) not in chars or match.group(1) in found:
-                continue
-            sense = _first_sense(match.group(2), match.group(3))
-            if sense is not False:
-                found[match.group(1)] = sense
-    return {c: found.get(c) for c in chars}
+def _sense_of(entries: list[Entry]) -> str | None:
+    """A character's first sense: that of its first entry that is no proper noun's."""
+    for pinyin, definitions in entries:
+        sense = _first_sense(pinyin, definitions)
+        if sense is not False:
+            return sense
+    return None
 
 
 def _terms_path() -> Path:
@@ -211,18 +224,16 @@ def build_glossary(vocabulary: Iterable[str]) -> dict[str, list[str]]:
     predates most of them: 算力, 开源, 套壳), then CC-CEDICT's glosses."""
     vocabulary = set(vocabulary)
     chinese = {w for w in vocabulary if _HAN.search(w) and not _single_character(w)}
-    with _translations_lock:
-        missing = chinese - _translations.keys()
-        if missing:
-            found = _look_up(missing) if len(missing) <= MAX_TARGETED_LOOKUPS else _scan_dictionary(missing)
-            _translations.update((word, tuple(pairs)) for word, pairs in found.items())
-        known = {word: _translations[word] for word in chinese}
     singles = {w for w in vocabulary if _single_character(w)}
     with _translations_lock:
-        missing = singles - _single_senses.keys()
-        if missing:
-            _single_senses.update(_look_up_single_senses(missing))
-        senses = {c: _single_senses[c] for c in singles}
+        missing, missing_singles = chinese - _translations.keys(), singles - _single_senses.keys()
+        if missing or missing_singles:  # one pass over the dictionary for both
+            wanted = missing | missing_singles
+            found = _look_up_entries(wanted) if len(wanted) <= MAX_TARGETED_LOOKUPS else _scan_entries(wanted)
+            _translations.update((word, tuple(_translations_of(found[word]))) for word in missing)
+            _single_senses.update((char, _sense_of(found[char])) for char in missing_singles)
+        known = {word: _translations[word] for word in chinese}
+        senses = {char: _single_senses[char] for char in singles}
     candidates: dict[str, dict[str, int]] = {}
     for key, term in tech_terms():
         for word in _term_words(term, vocabulary):
