@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from index.answer import ScoredSentence
-from index.crosslingual import stem, tech_terms
+from index.crosslingual import stem, tech_term_keys
 from index.lexical import EN_STOPWORDS, tokenize
 from index.retrieval import Retriever, SearchOutcome
 from index.text import LATIN_WORD
@@ -220,7 +220,7 @@ def specific_names(retriever: Retriever, question: str, language: str) -> list[f
     named = names(question, language)
     # the field's own words are no names, however written ("the AI competition", "RL"), unless part
     # of one: "Moonshot AI"
-    terms = {key for key, _ in tech_terms()}
+    terms = tech_term_keys()
     for name in dict.fromkeys(named):
         if stem(name) in terms and not _in_longer_name(question, name, named):
             continue

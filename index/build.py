@@ -14,9 +14,9 @@ from index.background import background_digest, background_questions, compute_ba
 from index.chunking import SECTION_SEPARATOR, Chunk, chunk_document, sentence_spans
 from index.config import IndexSettings
 from index.corpus import load_corpus
-from index.crosslingual import GLOSSARY_FORMAT, build_glossary, terms_digest
+from index.crosslingual import GLOSSARY_FORMAT, build_glossary
 from index.embedding import Embedder, get_embedder
-from index.lexical import TOKENIZER_VERSION, LexicalIndex
+from index.lexical import TOKENIZER_VERSION, LexicalIndex, terms_digest
 from index.store import (
     ChunkerSettings,
     CorpusDocument,

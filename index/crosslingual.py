@@ -9,14 +9,13 @@ stored with the index, so a question costs a dictionary lookup.
 
 from __future__ import annotations
 
-import hashlib
 import re
 import threading
 from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 
-from index.lexical import EN_STOPWORDS, terms_path, tokenize
+from index.lexical import EN_STOPWORDS, term_pairs, tokenize
 
 MAX_TRANSLATIONS = 4  # per English word: the most specific glosses win
 # 2: two-word phrases too, 3: names too, 4: tech terms too, 5: plurals like gpus keyed as singular,
@@ -170,31 +169,30 @@ def _sense_of(entries: list[Entry]) -> str | None:
     return None
 
 
-def _terms_path() -> Path:
-    return terms_path()
-
-
-def terms_digest() -> str:
-    """The tech terms file's sha256: a glossary made with other terms is made again (build.py)."""
-    return hashlib.sha256(_terms_path().read_bytes()).hexdigest()
-
-
 def tech_terms() -> tuple[tuple[str, str], ...]:
     """(glossary key, Chinese term) pairs of the hand-written AI and software-industry terms, as
     the file says now: a build in a running bot after an edit gets the new terms, matching the
     digest it records (terms_digest)."""
-    return _parse_terms(_terms_path().read_text(encoding="utf-8"))
+    return _keyed_terms(term_pairs())
 
 
-@lru_cache(maxsize=1)
-def _parse_terms(text: str) -> tuple[tuple[str, str], ...]:
-    pairs = []
-    for line in text.splitlines():
-        if line.strip() and not line.startswith("#"):
-            english, chinese = line.split("\t")
-            words = [w for w in english.lower().split() if w not in EN_STOPWORDS]  # as questions are cut
-            pairs.append((" ".join(stem(w) for w in words), chinese.strip()))
-    return tuple(pairs)
+def tech_term_keys() -> frozenset[str]:
+    """The glossary keys the tech terms have: the field's own words ("ai", "rl", "poach")."""
+    return _keys_of(tech_terms())
+
+
+@lru_cache(maxsize=2)
+def _keyed_terms(pairs: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    keyed = []
+    for english, chinese in pairs:
+        words = [w for w in english.lower().split() if w not in EN_STOPWORDS]  # as questions are cut
+        keyed.append((" ".join(stem(w) for w in words), chinese))
+    return tuple(keyed)
+
+
+@lru_cache(maxsize=2)
+def _keys_of(terms: tuple[tuple[str, str], ...]) -> frozenset[str]:
+    return frozenset(key for key, _ in terms)
 
 
 def _single_character(word: str) -> bool:
@@ -291,7 +289,7 @@ def translated_positions(
     """Positions of the tokens that translate into a word of the corpus, alone or in a phrase; with
     ``whole_words``, into one of two or more characters or a tech term (挖 for "poach") — 好 for
     "good" says little about a question."""
-    terms = {key for key, _ in tech_terms()} if whole_words else set()
+    terms = tech_term_keys() if whole_words else frozenset()
 
     def counts(key: str, word: str) -> bool:
         return word in vocabulary and not (whole_words and _single_character(word) and key not in terms)

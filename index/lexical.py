@@ -7,6 +7,7 @@ and hyphenated names also yield their parts.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import math
@@ -332,20 +333,46 @@ EN_STOPWORDS = frozenset(
 
 
 def terms_path() -> Path:
-    """data/tech_terms.tsv: the field's English → Chinese terms (crosslingual.py reads the pairs; the
+    """data/tech_terms.tsv: the field's English → Chinese terms (crosslingual.py keys the pairs; the
     tokenizer cuts their Chinese side whole)."""
     return Path(__file__).parent / "data" / "tech_terms.tsv"
 
 
-def _jieba():  # type: ignore[no-untyped-def]
-    """The tokenizer for the tech terms as the file is now: an edit, then a rebuild in a running bot,
-    tokenizes with the edited terms, as its glossary is made with them."""
+def _terms_version() -> tuple[str, int, int]:
     path = terms_path()
-    return _jieba_for(str(path), path.stat().st_mtime_ns)
+    status = path.stat()
+    return str(path), status.st_mtime_ns, status.st_size
+
+
+def term_pairs() -> tuple[tuple[str, str], ...]:
+    """(English, Chinese) pairs of the tech terms as the file says now, read again only when it
+    changes: an edit, then a rebuild in a running bot, tokenizes with the edited terms and makes its
+    glossary with them."""
+    return _read_term_pairs(_terms_version())
 
 
 @lru_cache(maxsize=2)
-def _jieba_for(path: str, modified: int):  # type: ignore[no-untyped-def]
+def _read_term_pairs(version: tuple[str, int, int]) -> tuple[tuple[str, str], ...]:
+    pairs = []
+    for line in Path(version[0]).read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            english, chinese = line.split("\t")
+            pairs.append((english, chinese.strip()))
+    return tuple(pairs)
+
+
+def terms_digest() -> str:
+    """The tech terms file's sha256: an index made with other terms is made again (build.py)."""
+    return hashlib.sha256(terms_path().read_bytes()).hexdigest()
+
+
+def _jieba():  # type: ignore[no-untyped-def]
+    """The tokenizer for the tech terms as the file is now (term_pairs)."""
+    return _jieba_for(_terms_version())
+
+
+@lru_cache(maxsize=2)
+def _jieba_for(version: tuple[str, int, int]):  # type: ignore[no-untyped-def]
     import jieba
 
     jieba.setLogLevel(logging.WARNING)
@@ -357,7 +384,7 @@ def _jieba_for(path: str, modified: int):  # type: ignore[no-untyped-def]
         tokenizer.add_word(word)
     # the field's words, which jieba's dictionary predates, cut whole: it read "的总算力" 总算 ("at last")
     # + 力, and "compute" → 算力 never met the CEO's 85% of it
-    for word in _tech_words(Path(path)):
+    for word in _tech_words(_read_term_pairs(version)):
         tokenizer.add_word(word, TECH_WORD_FREQUENCY)
     return tokenizer
 
@@ -367,10 +394,9 @@ def _jieba_for(path: str, modified: int):  # type: ignore[no-untyped-def]
 TECH_WORD_FREQUENCY = 3000
 
 
-def _tech_words(path: Path) -> list[str]:
+def _tech_words(pairs: tuple[tuple[str, str], ...]) -> list[str]:
     """The Chinese side of the tech terms, words of two or more characters."""
-    lines = path.read_text(encoding="utf-8").splitlines()
-    words = (line.split("\t")[1].strip() for line in lines if line.strip() and not line.startswith("#"))
+    words = (chinese for _, chinese in pairs)
     return [w for w in dict.fromkeys(words) if len(w) > 1 and all("\u3400" <= c <= "\u9fff" for c in w)]
 
 
