@@ -283,7 +283,7 @@ class Engine:
         if talk is not None:  # "hi" / "谢谢": not declined as a question the article doesn't answer
             result.abstained = True
             result.kind = "abstained"
-            result.answer = small_talk_reply(talk, [d.meta.title for d in stored.manifest.documents], language)
+            result.answer = small_talk_reply(talk, titles, language)
         elif answers.is_meta_question(question, titles) or answers.is_author_question(question, authors):
             result.answer, result.citations = answers.meta_answer(stored, language)
             result.kind = "overview"
@@ -301,7 +301,8 @@ class Engine:
             if item is not None:  # "the 2nd lesson": its first sentence leads the answer
                 ranked = sorted(ranked, key=lambda scored: scored.sentence != item)
             # a part of the article is pointed at: by name ("per the conclusion") or by its closing line
-            points = bool(focus) or answers.asks_for_closing_line(question)
+            closing_line = answers.asks_for_closing_line(question)
+            points = bool(focus) or closing_line
             evidence = Evidence.collect(
                 snapshot.retriever, own_outcome, ranked, tokens, language, own_vector, question, points
             )
@@ -341,7 +342,7 @@ class Engine:
                 # words name its list, and brought in another item that says them ("定向 RL")
                 terms = snapshot.retriever.term_weights(tokens) if item is None else {}
                 chosen = sections or answers.pick_sentences(stored, ranked, self.answer_params, listing, terms)
-                if ranked and item is None and not sections and answers.asks_for_closing_line(question):
+                if ranked and item is None and not sections and closing_line:
                     # "the one-liner that closes the Musk section": the last sentence of the best passage's
                     # section, which the cosine ranks low (商业世界，没有无缘无故的爱。)
                     closing = answers.closing_sentence(stored, stored.sentences[ranked[0].sentence].chunk)
