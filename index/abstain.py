@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from index.answer import ScoredSentence
+from index.answer import FIGURE_WORD, ScoredSentence
 from index.crosslingual import stem, tech_term_keys
 from index.lexical import EN_STOPWORDS, tokenize
 from index.retrieval import Retriever, SearchOutcome
@@ -40,6 +40,7 @@ class Evidence:
     unknown_names: tuple[str, ...] = ()  # those the corpus doesn't have, as they are or translated
     points_at_section: bool = False  # it names a part of the article: "per the conclusion", "第三部分"
     token_coverage: float = 1.0  # share of all its tokens (single characters and numbers too) in the corpus
+    one_passage: bool = False  # one passage has every word of it (two or more), itself or translated
 
     @property
     def anything_known(self) -> bool:
@@ -67,7 +68,8 @@ class Evidence:
         background = retriever.stored.background.top
         dense_top = max((h.dense for h in hits), default=0.0)
         spread = float(background.std()) or 1e-6
-        words = [(i, t) for i, t in enumerate(tokens) if _is_word(t)]
+        # "analogy", "metaphor" ask for the answer's form, not its subject
+        words = [(i, t) for i, t in enumerate(tokens) if _is_word(t) and not FIGURE_WORD.fullmatch(t)]
         known = _known_positions(retriever, tokens)
         covered = [t for i, t in words if i in known]
         named = names(question, language)
@@ -87,6 +89,7 @@ class Evidence:
             unknown_names=unknown,
             points_at_section=points_at_section,
             token_coverage=len(known) / len(tokens) if tokens else 1.0,
+            one_passage=len(words) >= 2 and bool(retriever.passages_with_all(tokens, [i for i, _ in words])),
         )
 
 
@@ -179,6 +182,10 @@ def should_abstain(evidence: Evidence, language: str) -> bool:
         # not one of its words is in the article, even translated ("Which GPU should I buy for
         # gaming?"): however close e5 puts it, it is about something else
         return True
+    if evidence.one_passage:
+        # every word of it, translated, in one passage ("the steel plate / knife analogy" → 钢板, 刀):
+        # a weak cosine, or one near a kitchen question, doesn't outweigh that
+        return False
     near = evidence.background_max - BACKGROUND_NEAR
     floor = ADJUSTED_FLOOR["en"] + BACKGROUND_PULL * max(0.0, near)
     # near an off-topic question, words found through translation prove little ("calculate

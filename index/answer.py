@@ -831,9 +831,9 @@ def sentence_stating(
 _WHY_QUESTION = re.compile(r"\bwhy\b|\bhow come\b|\bwhat for\b|为什么|为何|为啥|何故", re.IGNORECASE)
 # what says why: a cause or a purpose (目的是…, 这是在为…铺路)
 _REASON = re.compile(r"因为|由于|为了|之所以|是为|在为|所以|因此|原因|目的是|\bbecause\b|\bso that\b|\bin order to\b")
-_FIGURE_QUESTION = re.compile(
-    r"\b(?:analog(?:y|ies)|metaphors?|similes?|comparisons?)\b|比喻|类比|打比方|比方", re.IGNORECASE
-)
+# the words that ask for a figure of speech: they name the answer's form, not its subject
+FIGURE_WORD = re.compile(r"analog(?:y|ies)|metaphors?|similes?|comparisons?", re.IGNORECASE)
+_FIGURE_QUESTION = re.compile(rf"\b(?:{FIGURE_WORD.pattern})\b|比喻|类比|打比方|比方", re.IGNORECASE)
 # what says "it is like…" or what something really means (言外之意：底座是借的，但上面这栋楼是自己盖的)
 _FIGURE = re.compile(r"就像|好比|如同|像是|仿佛|比喻|打个比方|言外之意|\bis like\b")
 

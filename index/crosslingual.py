@@ -302,6 +302,19 @@ def translated_positions(
     }
 
 
+def position_forms(
+    tokens: list[str], glossary: dict[str, list[str]], vocabulary: frozenset[str]
+) -> dict[int, set[str]]:
+    """For each position, the corpus's words that may say its token: itself, and the translations of
+    the words and phrases covering it ("steel plate" → 钢板 for both; "knife" → 刀)."""
+    forms: dict[int, set[str]] = {i: {t} & vocabulary for i, t in enumerate(tokens)}
+    for key, positions in _keys(tokens):
+        found = {w for w in glossary.get(key, []) if w in vocabulary}
+        for position in positions:
+            forms[position] |= found
+    return forms
+
+
 def translation(tokens: list[str], glossary: dict[str, list[str]], vocabulary: frozenset[str]) -> list[str]:
     """The Chinese words of the corpus that translate the question's English words
     ("synthetic data scale" → 合成, 数据, 规模); empty if none do."""

@@ -19,7 +19,7 @@ from typing import Literal
 import numpy as np
 
 from index.build import passage_text
-from index.crosslingual import expand, translated_positions, translation
+from index.crosslingual import expand, position_forms, translated_positions, translation
 from index.lexical import LexicalIndex
 from index.store import StoredIndex, search_vectors
 
@@ -136,6 +136,18 @@ class Retriever:
         """Positions of the question's words that translate into words of the corpus; a lone
         character is too ambiguous to show the article covers a word ("good" → 好, "new" → 新)."""
         return translated_positions(query_tokens, self.stored.glossary, self.lexical.vocabulary, whole_words=True)
+
+    def passages_with_all(self, query_tokens: list[str], positions: list[int]) -> set[int]:
+        """The passages that have, for each of these positions, its token or a translation of it."""
+        forms = position_forms(query_tokens, self.stored.glossary, self.lexical.vocabulary)
+        found: set[int] | None = None
+        everywhere = len(self.lexical)
+        for position in positions:
+            have = {d for form in forms[position] for d in self.lexical.documents_with(form, everywhere)}
+            found = have if found is None else found & have
+            if not found:
+                return set()
+        return found or set()
 
     def written_form(self, word: str, sample: int = 20) -> str | None:
         """How the corpus most often writes a Latin word ("cursor" → "Cursor"), judged on the first

@@ -19,6 +19,7 @@ from index.abstain import (
     should_abstain,
     specific_names,
 )
+from index.lexical import tokenize
 
 ANSWERABLE_EN = Evidence(
     dense_top=0.82,
@@ -78,6 +79,22 @@ def test_near_an_off_topic_question_translated_words_dont_save_it() -> None:
     near = dataclasses.replace(ANSWERABLE_EN, adjusted_top=0.025, coverage=1.0, background_max=BACKGROUND_NEAR + 0.01)
     assert should_abstain(near, "en")
     assert not should_abstain(dataclasses.replace(near, background_max=BACKGROUND_NEAR - 0.01), "en")
+
+
+def test_an_english_question_whose_words_one_passage_has_is_answered() -> None:
+    weak = dataclasses.replace(ANSWERABLE_EN, adjusted_top=0.016, background_max=BACKGROUND_NEAR + 0.01)
+    assert should_abstain(weak, "en")
+    assert not should_abstain(dataclasses.replace(weak, one_passage=True), "en")
+
+
+def test_one_passage_has_every_word_of_the_question_translated(engine) -> None:  # type: ignore[no-untyped-def]
+    # 钢板 and 刀 are in one passage; "analogy" asks for the form, not the subject
+    result = engine.ask("Can you explain the steel plate / knife analogy?")
+    assert not result.abstained and "钢板" in result.answer
+    retriever = engine.snapshot.retriever
+    tokens = tokenize("steel plate knife capital france")
+    assert retriever.passages_with_all(tokens, [0, 1, 2])
+    assert not retriever.passages_with_all(tokens, [0, 1, 2, 3])
 
 
 def test_an_english_question_none_of_whose_words_the_article_has_is_declined() -> None:

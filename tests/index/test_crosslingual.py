@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from index.crosslingual import MAX_TRANSLATIONS, build_glossary, expand, stem, translated_positions, translation
+from index.crosslingual import (
+    MAX_TRANSLATIONS,
+    build_glossary,
+    expand,
+    position_forms,
+    stem,
+    translated_positions,
+    translation,
+)
 from index.lexical import tokenize
 
 
@@ -90,6 +98,16 @@ def test_two_word_glosses_translate_only_as_a_phrase() -> None:
     assert translation(tokens, glossary, vocabulary) == ["价格", "钢板"]  # words first, then phrases
     assert translation(tokenize("a plate of steel"), glossary, vocabulary) == []  # not neighbours
     assert {tokens[i] for i in translated_positions(tokens, glossary, vocabulary)} == {"steel", "plate", "price"}
+
+
+def test_each_position_has_the_corpus_words_that_may_say_it() -> None:
+    glossary = build_glossary({"钢板", "刀", "analogy"})
+    vocabulary = frozenset({"钢板", "刀", "analogy"})
+    tokens = tokenize("steel plate knife analogy")
+    forms = position_forms(tokens, glossary, vocabulary)
+    assert forms[0] == forms[1] == {"钢板"}  # the phrase says both its words
+    assert forms[2] == {"刀"}  # a single character counts here: it must share a passage with the rest
+    assert forms[3] == {"analogy"}  # the corpus has the word itself
 
 
 def test_hyphenated_words_translate() -> None:
