@@ -24,6 +24,7 @@ from index.lexical import LexicalIndex
 from index.store import StoredIndex, search_vectors
 
 Mode = Literal["dense", "lexical", "hybrid"]
+PHRASE_WORDS = 2  # a phrase's translation weighs as the words it says (crosslingual._keys: two-word phrases)
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,9 @@ class Retriever:
 
     def term_groups(self, query_tokens: list[str]) -> list[list[str]]:
         """Each English word with its translations, as one BM25 term (LexicalIndex.grouped_scores);
-        other tokens, and the translations of two-word phrases, alone. Only forms the corpus has."""
+        other tokens alone, and the translation of a two-word phrase twice: it says two of the
+        question's words ("value for money" → 性价比 outweighs the 价值 of "value" alone). Only
+        forms the corpus has."""
         vocabulary = self.lexical.vocabulary
         groups: list[list[str]] = []
         seen: set[str] = set()
@@ -118,8 +121,8 @@ class Retriever:
             seen.update(forms)
             if forms:
                 groups.append(forms)
-        groups += [[f] for f in dict.fromkeys(self.expand(query_tokens)) if f in vocabulary and f not in seen]
-        return groups
+        phrases = [f for f in dict.fromkeys(self.expand(query_tokens)) if f in vocabulary and f not in seen]
+        return groups + [[f] for f in phrases for _ in range(PHRASE_WORDS)]
 
     def lexical_scores(self, query_tokens: list[str], language: str) -> np.ndarray:
         """BM25 of every passage. An English question's words are scored with their translations

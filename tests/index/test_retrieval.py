@@ -109,6 +109,14 @@ def test_an_english_question_finds_the_chinese_passage_over_the_english_quotatio
     assert not result.abstained and "Muon" in result.answer
 
 
+def test_a_phrase_translation_weighs_as_the_two_words_it_says(engine) -> None:  # type: ignore[no-untyped-def]
+    retriever = engine.snapshot.retriever
+    groups = retriever.term_groups(tokenize("What's the writer's verdict on value for money?"))
+    assert groups.count(["性价比"]) == 2  # "value money" as a phrase
+    result = engine.search("In the author's steel-plate analogy, what is it that actually makes the difference?", k=3)
+    assert "钢板" in result.passages[0].text  # not the passage where things turn out 完全不同
+
+
 def test_a_question_with_no_shared_words_still_gets_dense_candidates(engine) -> None:  # type: ignore[no-untyped-def]
     outcome = _search(engine, "天气预报", "hybrid")
     assert outcome.lexical_order == []
