@@ -828,6 +828,26 @@ def sentence_stating(
     return None
 
 
+# "which model / company / benchmark…": the answer names one (Claude Opus 4.7, SpaceX AI, v3.1)
+_NAME_QUESTION = re.compile(
+    r"\bwhich\s+(?:\w+\s+)?(?:models?|compan(?:y|ies)|firms?|labs?|benchmarks?|versions?|startups?|products?)\b"
+    r"|哪家|哪个模型|哪款模型|哪个公司|哪个版本|哪个基准|哪些模型|哪些公司",
+    re.IGNORECASE,
+)
+_NAME = re.compile(r"(?<![A-Za-z0-9])(?:[A-Z][A-Za-z0-9.+-]*|[A-Za-z]*\d[A-Za-z0-9.+-]*)")
+
+
+def asks_for_a_name(question: str) -> bool:
+    return bool(_NAME_QUESTION.search(question))
+
+
+def names_beyond(question: str) -> Callable[[str], bool]:
+    """A test of an answer's text: it names something (a capitalised Latin word, a version) the
+    question doesn't."""
+    asked = {m.group(0).lower() for m in _NAME.finditer(question)}
+    return lambda text: any(m.group(0).lower() not in asked for m in _NAME.finditer(text))
+
+
 _WHY_QUESTION = re.compile(r"\bwhy\b|\bhow come\b|\bwhat for\b|为什么|为何|为啥|何故", re.IGNORECASE)
 # what says why: a cause or a purpose (目的是…, 这是在为…铺路)
 _REASON = re.compile(r"因为|由于|为了|之所以|是为|在为|所以|因此|原因|目的是|\bbecause\b|\bso that\b|\bin order to\b")

@@ -370,6 +370,15 @@ class Engine:
                     else:
                         ranked = [rescued, *(s for s in ranked if s != rescued)]
                         chosen = answers.pick_sentences(stored, ranked, self.answer_params, listing, terms)
+                if item is None and answers.asks_for_a_name(question):
+                    names_one = answers.names_beyond(question)
+                    if not names_one(_said(stored, chosen)):
+                        rescued = answers.sentence_stating(
+                            stored, ranked, _rare(snapshot.retriever, tokens, terms), names_one
+                        )
+                        if rescued is not None:
+                            ranked = [rescued, *(s for s in ranked if s != rescued)]
+                            chosen = answers.pick_sentences(stored, ranked, self.answer_params, listing, terms)
                 if more:  # more of the passage the answer came from, not the same answer again
                     chosen = answers.widen(stored, chosen)
                 chosen = answers.with_heading(stored, chosen)
@@ -450,7 +459,10 @@ def _rare(retriever: Retriever, tokens: list[str], terms: dict[str, float]) -> l
     "training", 训练 and 调教 counted three, and a sentence holding four of five things asked fell short."""
     concepts = []
     for group in retriever.term_groups(tokens):
-        forms = frozenset(t for t in group if t in terms and 0 < retriever.passage_share(t) < SUBJECT_SHARE)
+        # judged as a whole: "model" is rare only because the article writes it 模型
+        if retriever.group_share(group) >= SUBJECT_SHARE:
+            continue
+        forms = frozenset(t for t in group if t in terms and retriever.passage_share(t) > 0)
         if forms:
             concepts.append(forms)
     return concepts

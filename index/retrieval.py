@@ -167,6 +167,12 @@ class Retriever:
         """The share of passages that contain the token (0 when none does)."""
         return self.lexical.document_frequency(token) / max(1, len(self.lexical))
 
+    def group_share(self, forms: list[str]) -> float:
+        """The share of passages that contain any of these forms of one word."""
+        everywhere = len(self.lexical)
+        found = {d for form in forms for d in self.lexical.documents_with(form, everywhere)}
+        return len(found) / max(1, everywhere)
+
     def term_weights(self, query_tokens: list[str]) -> dict[str, float]:
         """The question's tokens and their translations, each weighted by its rarity among the
         passages (BM25's idf); a token no passage has weighs most: the question asks about it."""

@@ -576,6 +576,34 @@ def test_sentence_stating(engine) -> None:  # type: ignore[no-untyped-def]
     assert answers.sentence_stating(stored, ranked, asked, number) == ranked[1]
 
 
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("On CursorBench, which Anthropic model is Composer 2.5 said to be on par with?", True),
+        ("Which company did Cursor team up with for compute?", True),
+        ("which version of CursorBench were those numbers from", True),
+        ("Composer 2.5 对标的是哪个模型？", True),
+        ("Which training stage did Cursor put its effort into?", False),
+        ("Who is backing Cursor?", False),  # a person: the article writes 马斯克
+    ],
+)
+def test_questions_that_ask_for_a_name(question: str, asks: bool) -> None:
+    assert answers.asks_for_a_name(question) is asks
+
+
+def test_names_beyond_the_question() -> None:
+    names_one = answers.names_beyond("On CursorBench, which model is Composer 2.5 on par with?")
+    assert not names_one("光说不练假把式，我们来看看 Composer 2.5 的实际表现。")
+    assert names_one("CursorBench v3.1：Composer 2.5 63.2%，对比 Claude Opus 4.7 水平")
+
+
+def test_a_which_model_question_is_answered_by_a_sentence_naming_one(engine) -> None:  # type: ignore[no-untyped-def]
+    # the passage's best sentence (光说不练假把式…) names only what the question does; its table row answers
+    result = engine.ask("On CursorBench, which Anthropic model is Composer 2.5 said to be on par with?")
+    assert not result.abstained and "Claude Opus 4.7" in result.answer
+    check_citations(result, engine)
+
+
 def _concepts(*words: str) -> list[frozenset[str]]:
     return [frozenset({w}) for w in words]
 

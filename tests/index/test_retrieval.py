@@ -139,6 +139,8 @@ def test_a_lower_case_name_in_a_chinese_question_finds_what_its_capitalised_form
 
 def test_passage_share(engine) -> None:  # type: ignore[no-untyped-def]
     retriever = engine.snapshot.retriever
+    # "model" is in the English quotation only, but as 模型 in most passages: a word of the subject
+    assert retriever.passage_share("model") < 0.5 <= retriever.group_share(["model", "模型"])
     assert retriever.passage_share("cursor") > 0.5  # the article's subject: nearly every passage
     assert 0 < retriever.passage_share("钢板") < 0.2  # one passage
     assert retriever.passage_share("比特币") == 0
