@@ -799,11 +799,32 @@ def states_a_duration(text: str) -> bool:
     return bool(_DURATION.search(text))
 
 
+# "how many things / GPUs…", 几件: a count, said with a measure word (三件事, 100 万个 H100, 25 倍)
+# or by listing (阶段一…阶段二, three bullets); 85% or 600 亿美元 is no count of anything
+_COUNT_QUESTION = re.compile(r"\bhow many\b|(?<![哪那这])几[个件点条项种步层家位名类次轮]", re.IGNORECASE)  # 哪几点: which
+_COUNT = re.compile(
+    # a lone 一 is mostly "a" (一个通用大模型), as in _NUMBER
+    r"(\d+(\.\d+)?|[一二两三四五六七八九十百千万亿几]{2,}|[二两三四五六七八九十百千万亿几])\s*(万|亿)?\s*"
+    r"(个|件|条|点|项|种|步|层|家|位|名|类|次|轮|倍|张|台|块|篇|款|大)"
+    r"|\b\d+(\.\d+)?\s*(x|times)\b",
+    re.IGNORECASE,
+)
+_LISTED = re.compile(r"(?:第|阶段)[一二三四五六七八九十]|•")
+
+
+def states_a_count(text: str) -> bool:
+    """The text counts something: a number with a measure word (三件事, 100 万个, 翻 25 倍), or
+    lists two or more (阶段一…阶段二, bullets)."""
+    return bool(_COUNT.search(_VERSIONED.sub(" ", text))) or len(_LISTED.findall(text)) >= 2
+
+
 def what_it_must_state(question: str) -> Callable[[str], bool] | None:
-    """What the answer to a how-long, how-many or when question must state (a time, a number, a
-    date), as a test of the answer's text; None for other questions."""
+    """What the answer to a how-long, how-many or when question must state (a time, a count, a
+    number, a date), as a test of the answer's text; None for other questions."""
     if _DURATION_QUESTION.search(question):
         return states_a_duration
+    if _COUNT_QUESTION.search(question):
+        return states_a_count
     if is_quantity_question(question):
         return states_a_number
     return states_a_date if is_when_question(question) else None
@@ -821,8 +842,11 @@ def sentence_stating(
     none. One of two is not enough: "How long did the RL training take?" is not answered by
     "…高难度训练数据…翻 25 倍"."""
     for scored in ranked:
-        text = render_sentence(stored, stored.sentences[scored.sentence])
-        present = _token_set(text)
+        sentence = stored.sentences[scored.sentence]
+        text = render_sentence(stored, sentence)
+        # read under its heading: "他们做了三件事：" counts things done in 阶段二：大规模强化学习（RL）
+        heading = stored.chunks[sentence.chunk].section.split(SECTION_SEPARATOR)[-1]
+        present = _token_set(text) | _token_set(heading)
         if states(text) and 2 * sum(1 for forms in concepts if forms & present) > len(concepts):
             return scored
     return None

@@ -787,7 +787,31 @@ def test_a_how_long_did_it_take_question_must_state_a_time() -> None:
     assert answers.what_it_must_state("How long did the RL stage take?") is answers.states_a_duration
     assert answers.what_it_must_state("RL 训练花了多久？") is answers.states_a_duration
     assert answers.what_it_must_state("How long is the model ID?") is answers.states_a_number
-    assert answers.what_it_must_state("How many GPUs did they use?") is answers.states_a_number
+    assert answers.what_it_must_state("How many GPUs did they use?") is answers.states_a_count
+    assert answers.what_it_must_state("How much does Composer 2.5 cost?") is answers.states_a_number
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("他们做了三件事：", True),
+        ("用了 Colossus 2 的 100 万个 H100 等效算力", True),
+        ("合成数据规模翻 25 倍", True),
+        ("a 10x jump", True),
+        ("自家额外训练+RL 占了 85% 的总算力", False),
+        ("600 亿美元", False),
+        ("Kimi K2.5 是一个通用大模型", False),  # 一个 is "a"; K2.5 is a name
+    ],
+)
+def test_states_a_count(text: str, count: bool) -> None:
+    assert answers.states_a_count(text) is count
+
+
+def test_a_how_many_things_question_is_answered_by_a_count(engine) -> None:  # type: ignore[no-untyped-def]
+    # the CEO's 85 % is a number but counts nothing; 他们做了三件事 counts under 阶段二's heading (RL)
+    result = engine.ask("how many things did they do in RL")
+    assert not result.abstained and "三件事" in result.answer
+    assert answers.what_it_must_state("这件事给行业带来哪几点启示") is None  # 哪几点 asks which
 
 
 @pytest.mark.parametrize(
