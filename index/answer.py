@@ -801,7 +801,8 @@ def states_a_duration(text: str) -> bool:
 
 # "how many things / GPUs…", 几件: a count, said with a measure word (三件事, 100 万个 H100, 25 倍)
 # or by listing (阶段一…阶段二, three bullets); 85% or 600 亿美元 is no count of anything
-_COUNT_QUESTION = re.compile(r"\bhow many\b|(?<![哪那这])几[个件点条项种步层家位名类次轮]", re.IGNORECASE)  # 哪几点: which
+# (哪几点, 那几个: which ones)
+_COUNT_QUESTION = re.compile(r"\bhow many\b|(?<![哪那这])几[个件点条项种步层家位名类次轮]", re.IGNORECASE)
 _COUNT = re.compile(
     # a lone 一 is mostly "a" (一个通用大模型), as in _NUMBER
     r"(\d+(\.\d+)?|[一二两三四五六七八九十百千万亿几]{2,}|[二两三四五六七八九十百千万亿几])\s*(万|亿)?\s*"
