@@ -24,6 +24,8 @@ SETS = {
         "dev_more.jsonl",
         "dev_more2.jsonl",
         "dev_more3.jsonl",
+        "dev_more4.jsonl",
+        "dev_more5.jsonl",
     ],
     "holdout": [
         "holdout_questions.jsonl",
@@ -37,6 +39,7 @@ SETS = {
         "holdout_blind5.jsonl",
         "holdout_blind6.jsonl",
         "holdout_blind7.jsonl",
+        "holdout_blind8.jsonl",
     ],
     # follow-ups, each with the question it follows as context: the dev ones shaped the rule
     # (index/followup.py), the holdout ones were written before their first run
@@ -44,54 +47,53 @@ SETS = {
 }
 FLOOR_METRICS = ("hit_at_1", "recall_at_5", "fact_rate", "citation_precision", "abstention_out", "abstention_hard_out")
 
-# Measured on 2026-12-01, the second session of the day (dev: zh 142 / en 249 questions, with the
-# blind dev_more.jsonl, dev_more2.jsonl and dev_more3.jsonl; holdout: zh 321 / en 307, with the blind
-# holdout_blind5/6/7.jsonl), BM25's b at 0.6, tokenizer v7, glossary format 8.
+# Measured on 2026-12-01, the third session of the day (dev: zh 164 / en 307 questions, with the
+# blind dev_more.jsonl to dev_more5.jsonl; holdout: zh 337 / en 331, with the blind
+# holdout_blind5/6/7/8.jsonl), BM25's b at 0.6, tokenizer v7, glossary format 8.
 # Near-tied dense scores make dev English hit@1 move by a question between virtual environments
 # (0.891 / 0.913 / 0.935 measured for one code; the cause in the environment was not found).
-#   dev zh      hit@1 0.939  R@5 0.988  fact 0.939  cite P 0.940  abst out 0.96  hard 0.70  false abst 0.000
-#   dev en      hit@1 0.876  R@5 0.994  fact 0.882  cite P 0.910  abst out 0.98  hard 0.72  false abst 0.024
-#   holdout zh  hit@1 0.928  R@5 0.988  fact 0.912  cite P 0.900  abst out 1.00  hard 0.67  false abst 0.004
-#   holdout en  hit@1 0.872  R@5 0.992  fact 0.851  cite P 0.879  abst out 1.00  hard 0.50  false abst 0.050
+#   dev zh      hit@1 0.932  R@5 0.990  fact 0.932  cite P 0.933  abst out 0.96  hard 0.70  false abst 0.000
+#   dev en      hit@1 0.877  R@5 0.995  fact 0.890  cite P 0.900  abst out 0.98  hard 0.68  false abst 0.018
+#   holdout zh  hit@1 0.928  R@5 0.989  fact 0.920  cite P 0.902  abst out 1.00  hard 0.64  false abst 0.004
+#   holdout en  hit@1 0.893  R@5 0.996  fact 0.874  cite P 0.896  abst out 1.00  hard 0.56  false abst 0.050
 # Follow-ups (zh 26 / en 20 answerable, 3 / 3 off-topic, 3 / 2 near-topic):
 #   zh          hit@1 1.000  R@5 1.000  fact 0.885  cite P 1.000  abst out 1.00  hard 0.33  false abst 0.038
-#   en          hit@1 0.750  R@5 1.000  fact 0.750  cite P 0.842  abst out 1.00  hard 0.00  false abst 0.050
+#   en          hit@1 0.800  R@5 1.000  fact 0.750  cite P 0.842  abst out 1.00  hard 0.00  false abst 0.050
 FLOORS: dict[str, dict[str, dict[str, float]]] = {
     "dev": {
         "zh": {
-            "hit_at_1": 0.90,
-            "recall_at_5": 0.95,
-            "fact_rate": 0.90,
-            "citation_precision": 0.91,
+            "hit_at_1": 0.9,
+            "recall_at_5": 0.96,
+            "fact_rate": 0.9,
+            "citation_precision": 0.9,
             "abstention_out": 0.93,
             "abstention_hard_out": 0.67,
         },
         "en": {
             "hit_at_1": 0.84,
             "recall_at_5": 0.96,
-            "fact_rate": 0.85,
-            "citation_precision": 0.88,
+            "fact_rate": 0.86,
+            "citation_precision": 0.86,
             "abstention_out": 0.95,
-            # 0.67 since the clear-BM25-winner rule: "what's its context window" finds 窗口 (of opportunity)
-            "abstention_hard_out": 0.64,
+            "abstention_hard_out": 0.65,
         },
     },
     "holdout": {
         "zh": {
             "hit_at_1": 0.89,
             "recall_at_5": 0.95,
-            "fact_rate": 0.88,
+            "fact_rate": 0.89,
             "citation_precision": 0.87,
             "abstention_out": 0.97,
-            "abstention_hard_out": 0.63,
+            "abstention_hard_out": 0.61,
         },
         "en": {
-            "hit_at_1": 0.84,
+            "hit_at_1": 0.86,
             "recall_at_5": 0.96,
-            "fact_rate": 0.82,
-            "citation_precision": 0.84,
+            "fact_rate": 0.84,
+            "citation_precision": 0.86,
             "abstention_out": 0.97,
-            "abstention_hard_out": 0.47,
+            "abstention_hard_out": 0.52,
         },
     },
     "followups": {
@@ -104,7 +106,7 @@ FLOORS: dict[str, dict[str, dict[str, float]]] = {
             "abstention_hard_out": 0.3,
         },
         "en": {
-            "hit_at_1": 0.72,
+            "hit_at_1": 0.77,
             "recall_at_5": 0.97,
             "fact_rate": 0.72,
             "citation_precision": 0.81,
@@ -114,7 +116,7 @@ FLOORS: dict[str, dict[str, dict[str, float]]] = {
     },
 }
 FALSE_ABSTENTION_CEILINGS = {
-    "dev": {"zh": 0.03, "en": 0.06},
+    "dev": {"zh": 0.03, "en": 0.05},
     "holdout": {"zh": 0.04, "en": 0.08},
     "followups": {"zh": 0.07, "en": 0.08},
 }
