@@ -180,6 +180,11 @@ def score_sentences(
     return sorted(scored, key=lambda s: (-s.score, s.sentence))
 
 
+def led_by(ranked: list[ScoredSentence], first: ScoredSentence) -> list[ScoredSentence]:
+    """The ranking with ``first`` moved to the top: a rule found the sentence that answers."""
+    return [first, *(s for s in ranked if s != first)]
+
+
 def is_heading(stored: StoredIndex, sid: int) -> bool:
     """A heading names a section rather than saying something: never an answer. A sub-heading
     that is a sentence (第一，开源模型的威力正在被重新定义。) says something and stays; one that is a

@@ -353,7 +353,7 @@ class Engine:
                     # "合成数据规模翻 25 倍" (third), not the best sentence's 代码数据 (first)
                     rescued = answers.sentence_stating(stored, ranked, _rare(snapshot.retriever, tokens, terms), states)
                     if rescued is not None:
-                        ranked = [rescued, *(s for s in ranked if s != rescued)]
+                        ranked = answers.led_by(ranked, rescued)
                         chosen = answers.pick_sentences(stored, ranked, self.answer_params, listing, terms)
                 marker = answers.sought_marker(question)  # a why question's reason, an analogy's "就像"
                 if marker is not None:
@@ -368,7 +368,7 @@ class Engine:
                     if rescued is None:
                         declined = True
                     else:
-                        ranked = [rescued, *(s for s in ranked if s != rescued)]
+                        ranked = answers.led_by(ranked, rescued)
                         chosen = answers.pick_sentences(stored, ranked, self.answer_params, listing, terms)
                 if item is None and answers.asks_for_a_name(question):
                     names_one = answers.names_beyond(question)
@@ -377,7 +377,7 @@ class Engine:
                             stored, ranked, _rare(snapshot.retriever, tokens, terms), names_one
                         )
                         if rescued is not None:
-                            ranked = [rescued, *(s for s in ranked if s != rescued)]
+                            ranked = answers.led_by(ranked, rescued)
                             chosen = answers.pick_sentences(stored, ranked, self.answer_params, listing, terms)
                 if more:  # more of the passage the answer came from, not the same answer again
                     chosen = answers.widen(stored, chosen)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -144,9 +145,8 @@ class Retriever:
         """The passages that have, for each of these positions, its token or a translation of it."""
         forms = position_forms(query_tokens, self.stored.glossary, self.lexical.vocabulary)
         found: set[int] | None = None
-        everywhere = len(self.lexical)
         for position in positions:
-            have = {d for form in forms[position] for d in self.lexical.documents_with(form, everywhere)}
+            have = self.documents_with_any(forms[position])
             found = have if found is None else found & have
             if not found:
                 return set()
@@ -167,11 +167,14 @@ class Retriever:
         """The share of passages that contain the token (0 when none does)."""
         return self.lexical.document_frequency(token) / max(1, len(self.lexical))
 
+    def documents_with_any(self, forms: Iterable[str]) -> set[int]:
+        """The passages that contain at least one of these forms."""
+        everywhere = len(self.lexical)
+        return {d for form in forms for d in self.lexical.documents_with(form, everywhere)}
+
     def group_share(self, forms: list[str]) -> float:
         """The share of passages that contain any of these forms of one word."""
-        everywhere = len(self.lexical)
-        found = {d for form in forms for d in self.lexical.documents_with(form, everywhere)}
-        return len(found) / max(1, everywhere)
+        return len(self.documents_with_any(forms)) / max(1, len(self.lexical))
 
     def term_weights(self, query_tokens: list[str]) -> dict[str, float]:
         """The question's tokens and their translations, each weighted by its rarity among the
