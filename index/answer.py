@@ -824,11 +824,22 @@ def states_a_count(text: str) -> bool:
     return bool(_COUNT.search(_VERSIONED.sub(" ", text))) or len(_LISTED.findall(text)) >= 2
 
 
+# "how old is he?": an age (32 岁, 32 years old); the CEO's 85 % is none
+_AGE_QUESTION = re.compile(r"\bhow old\b|\bwhat age\b|多大年纪|多大岁数|几岁|多少岁|年龄", re.IGNORECASE)
+_AGE = re.compile(r"(\d+|[一二三四五六七八九十几]+)\s*(岁|周岁)|\b\d+\s*(-\s*)?years?[ -]old\b", re.IGNORECASE)
+
+
+def states_an_age(text: str) -> bool:
+    return bool(_AGE.search(text))
+
+
 def what_it_must_state(question: str) -> Callable[[str], bool] | None:
-    """What the answer to a how-long, how-many or when question must state (a time, a count, a
-    number, a date), as a test of the answer's text; None for other questions."""
+    """What the answer to a how-long, how-old, how-many or when question must state (a time, an
+    age, a count, a number, a date), as a test of the answer's text; None for other questions."""
     if _DURATION_QUESTION.search(question):
         return states_a_duration
+    if _AGE_QUESTION.search(question):
+        return states_an_age
     if _COUNT_QUESTION.search(question):
         return states_a_count
     if is_quantity_question(question):

@@ -791,6 +791,13 @@ def test_a_how_long_did_it_take_question_must_state_a_time() -> None:
     assert answers.what_it_must_state("How much does Composer 2.5 cost?") is answers.states_a_number
 
 
+def test_a_how_old_question_must_state_an_age() -> None:
+    assert answers.what_it_must_state("how old is he?") is answers.states_an_age
+    assert answers.what_it_must_state("Cursor 的 CEO 几岁？") is answers.states_an_age
+    assert answers.states_an_age("他今年 32 岁") and answers.states_an_age("a 25-year-old founder")
+    assert not answers.states_an_age("自家额外训练+RL 占了 85% 的总算力")
+
+
 @pytest.mark.parametrize(
     ("text", "count"),
     [
