@@ -89,7 +89,10 @@ class Evidence:
             unknown_names=unknown,
             points_at_section=points_at_section,
             token_coverage=len(known) / len(tokens) if tokens else 1.0,
-            one_passage=len(words) >= 2 and bool(retriever.passages_with_all(tokens, [i for i, _ in words])),
+            # judged for English questions only (should_abstain): a Chinese one's words are the article's own
+            one_passage=language != "zh"
+            and len(words) >= 2
+            and bool(retriever.passages_with_all(tokens, [i for i, _ in words])),
         )
 
 

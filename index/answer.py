@@ -830,6 +830,7 @@ _AGE = re.compile(r"(\d+|[一二三四五六七八九十几]+)\s*(岁|周岁)|\b
 
 
 def states_an_age(text: str) -> bool:
+    """The text gives an age: 32 岁, a 25-year-old."""
     return bool(_AGE.search(text))
 
 
@@ -879,6 +880,7 @@ _NAME = re.compile(r"(?<![A-Za-z0-9])(?:[A-Z][A-Za-z0-9.+-]*|[A-Za-z]*\d[A-Za-z0
 
 
 def asks_for_a_name(question: str) -> bool:
+    """'Which model is it on par with?', 'Kimi K2.5 是哪家公司开源的？': the answer names something."""
     return bool(_NAME_QUESTION.search(question))
 
 
