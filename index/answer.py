@@ -909,10 +909,6 @@ def sought_marker(question: str) -> re.Pattern[str] | None:
     return _FIGURE if _FIGURE_QUESTION.search(question) else None
 
 
-def is_why_question(question: str) -> bool:
-    return sought_marker(question) is _REASON
-
-
 def marked_sentence(
     stored: StoredIndex, ranked: list[ScoredSentence], chosen: list[int], marker: re.Pattern[str]
 ) -> int | None:

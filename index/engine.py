@@ -353,8 +353,7 @@ class Engine:
                     # "合成数据规模翻 25 倍" (third), not the best sentence's 代码数据 (first)
                     rescued = answers.sentence_stating(stored, ranked, _rare(snapshot.retriever, tokens, terms), states)
                     if rescued is not None:
-                        ranked = answers.led_by(ranked, rescued)
-                        chosen = answers.pick_sentences(stored, ranked, self.answer_params, listing, terms)
+                        ranked, chosen = self._led_by(stored, ranked, rescued, listing, terms)
                 marker = answers.sought_marker(question)  # a why question's reason, an analogy's "就像"
                 if marker is not None:
                     marked = answers.marked_sentence(stored, ranked, chosen, marker)
@@ -368,8 +367,7 @@ class Engine:
                     if rescued is None:
                         declined = True
                     else:
-                        ranked = answers.led_by(ranked, rescued)
-                        chosen = answers.pick_sentences(stored, ranked, self.answer_params, listing, terms)
+                        ranked, chosen = self._led_by(stored, ranked, rescued, listing, terms)
                 if item is None and answers.asks_for_a_name(question):
                     names_one = answers.names_beyond(question)
                     if not names_one(_said(stored, chosen)):
@@ -377,8 +375,7 @@ class Engine:
                             stored, ranked, _rare(snapshot.retriever, tokens, terms), names_one
                         )
                         if rescued is not None:
-                            ranked = answers.led_by(ranked, rescued)
-                            chosen = answers.pick_sentences(stored, ranked, self.answer_params, listing, terms)
+                            ranked, chosen = self._led_by(stored, ranked, rescued, listing, terms)
                 if more:  # more of the passage the answer came from, not the same answer again
                     chosen = answers.widen(stored, chosen)
                 chosen = answers.with_heading(stored, chosen)
@@ -417,6 +414,18 @@ class Engine:
             "total": round((t3 - started) * 1000, 2),
         }
         return result
+
+    def _led_by(
+        self,
+        stored: StoredIndex,
+        ranked: list[answers.ScoredSentence],
+        first: answers.ScoredSentence,
+        listing: bool,
+        terms: dict[str, float],
+    ) -> tuple[list[answers.ScoredSentence], list[int]]:
+        """The ranking led by the sentence a rule found to answer, and the sentences chosen from it."""
+        ranked = answers.led_by(ranked, first)
+        return ranked, answers.pick_sentences(stored, ranked, self.answer_params, listing, terms)
 
     def _retrieve(
         self,
