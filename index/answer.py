@@ -743,9 +743,12 @@ _VERSIONED = re.compile(r"(?<![A-Za-z0-9])([A-Za-z]+)[ -]?[vV]?(\d+(?:\.\d+)*)(?
 
 
 _QUANTITY_QUESTION = re.compile(
-    # 多大/多长/多久: "how big/long" (not 很多大模型, "many large models")
-    r"(多少|(?<!哪)几[个件月号天年倍次位名家种条层岁]|(?<![很许好])多[大长久高远]"
-    r"|\bhow (many|much|long|old|large|big)\b|\bwhat percentage\b)",
+    # 多大/多长/多久: "how big/long" (not 很多大模型, "many large models"); a share or a factor is a
+    # number too ("What share of the compute…?" → 85%, "By what factor…?" → 25 倍)
+    r"(多少|(?<!哪)几[个件月号天年倍次位名家种条层岁成]|(?<![很许好])多[大长久高远]|占比|比例|百分之几"
+    r"|\bhow (many|much|long|old|large|big)\b"
+    r"|\b(?:what|which)\s+(?:share|proportion|fraction|percent|percentage|ratio|portion|factor|multiple)\b"
+    r"|\bby what\s+(?:factor|margin|multiple)\b)",
     re.IGNORECASE,
 )
 # digits or Chinese numerals; a lone 一 is mostly "a" (一个通用大模型, 一条帖子), so it counts only

@@ -21,8 +21,8 @@ MAX_TRANSLATIONS = 4  # per English word: the most specific glosses win
 # 2: two-word phrases too, 3: names too, 4: tech terms too, 5: plurals like gpus keyed as singular,
 # 6: no idioms that open with a preposition ("in view of");
 # 7: a tech term's parts must cover it (化学 is no part of 强化学习); 8: single characters by their first sense;
-# a version whose glossary is older gets a new one
-GLOSSARY_FORMAT = 8
+# 9: "rather" a stopword (glosses lose it as questions do); a version whose glossary is older gets a new one
+GLOSSARY_FORMAT = 9
 _LINE = re.compile(r"^\S+ (\S+) \[([^\]]*)\] /(.*)/\s*$")  # traditional simplified [pinyin] /glosses/
 _NAME = re.compile(r"[A-Z][a-z]+(?: [A-Z][a-z]+)*")
 _PAREN = re.compile(r"\([^)]*\)|\[[^\]]*\]")

@@ -11,7 +11,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -351,7 +351,13 @@ class Engine:
                 if states is not None and not states(_said(stored, chosen)):
                     # it may be in a lower passage: "By how much did Cursor scale up its synthetic data?" →
                     # "合成数据规模翻 25 倍" (third), not the best sentence's 代码数据 (first)
-                    rescued = answers.sentence_stating(stored, ranked, _rare(snapshot.retriever, tokens, terms), states)
+                    concepts = _rare(snapshot.retriever, tokens, terms)
+                    rescued = answers.sentence_stating(stored, ranked, concepts, states)
+                    if rescued is None and len(answering) > self.answer_params.passages:
+                        # not in the passages answers come from: in the others retrieved
+                        every = replace(self.answer_params, passages=len(answering))
+                        wider = answers.score_sentences(stored, answering, outcome.sentence_scores, tokens, every)
+                        rescued = answers.sentence_stating(stored, wider, concepts, states)
                     if rescued is not None:
                         ranked, chosen = self._led_by(stored, ranked, rescued, listing, terms)
                 marker = answers.sought_marker(question)  # a why question's reason, an analogy's "就像"

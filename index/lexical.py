@@ -252,6 +252,7 @@ EN_STOPWORDS = frozenset(
         "yes",
         "so",
         "than",
+        "rather",
         "then",
         "too",
         "very",

@@ -485,6 +485,12 @@ def test_a_joining_sentence_that_only_leads_in_brings_what_it_leads_to(engine) -
         ("Kimi K2.5 的上下文有多长？", True),
         ("很多大模型都是开源的吗", False),  # many large models
         ("What did Musk post on X?", False),
+        # a share or a factor is a number too
+        ("What share of the compute went into RL?", True),
+        ("What percentage of the compute was Cursor's own?", True),
+        ("By what factor was the synthetic data scaled up?", True),
+        ("RL 的算力占比？", True),
+        ("Which models share a base with Composer 2?", False),  # share, the verb
     ],
 )
 def test_quantity_questions(question: str, quantity: bool) -> None:
@@ -654,6 +660,16 @@ def test_a_when_question_is_answered_with_a_date_or_declined(engine) -> None:  #
     # the article dates no founding, no partnership: these got Musk's 600 亿 option and the Colossus bullet
     for question in ("When was Cursor founded?", "Cursor 是哪一年成立的？", "When did Cursor partner with SpaceX AI?"):
         assert engine.ask(question).abstained, question
+
+
+def test_a_number_is_looked_for_in_every_passage_retrieved(engine) -> None:  # type: ignore[no-untyped-def]
+    """The three passages answers come from state no number for this question; the fourth, the CEO's
+    remark, does (85% 的总算力): it answers, rather than a decline."""
+    result = engine.ask("How much of the total compute did Cursor's own training use?")
+    assert not result.abstained and "85%" in result.answer
+    check_citations(result, engine)
+    passages = [p.chunk_id for p in result.passages]
+    assert passages.index(result.citations[0].chunk_id) >= answers.AnswerParams().passages
 
 
 def test_poached_finds_the_sentence_that_says_it_in_chinese(engine) -> None:  # type: ignore[no-untyped-def]

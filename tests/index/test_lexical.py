@@ -52,6 +52,8 @@ def test_stopwords_are_dropped_unless_asked() -> None:
     everything = tokenize(question, drop_stopwords=False)
     assert {"what", "the", "的", "是"} <= set(everything)
     assert all(t not in EN_STOPWORDS and t not in ZH_STOPWORDS for t in tokens)
+    # "rather than the base" asks nothing: it had made 而是 ("rather") one of a question's words
+    assert tokenize("training rather than the base") == ["training", "base"]
 
 
 @pytest.mark.parametrize(
