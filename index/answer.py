@@ -61,16 +61,21 @@ _ARTICLE_WORD = re.compile(
 _LATIN = re.compile(r"[a-z0-9]", re.IGNORECASE)
 
 
-def _only(pattern: re.Pattern[str], question: str, naming: frozenset[str] = frozenset()) -> bool:
+def _only(
+    pattern: re.Pattern[str],
+    question: str,
+    naming: frozenset[str] = frozenset(),
+    also: frozenset[str] = frozenset(),
+) -> bool:
     """The pattern matches and nothing else is asked: no content words remain once the match and
     words for 'the article' are removed ('Cursor 的 CEO 说了什么？' is about the CEO). ``naming``:
     words that say which article is meant, beside a word for it ("this Composer breakdown"; alone,
-    "Who wrote Composer 2.5?" is about the model)."""
+    "Who wrote Composer 2.5?" is about the model); ``also``: words that ask more of the same kind."""
     if not pattern.search(question):
         return False
     rest = pattern.sub(" ", question)
     named = bool(_ARTICLE_WORD.search(rest))
-    return not [t for t in tokenize(_ARTICLE_WORD.sub(" ", rest)) if not (named and t in naming)]
+    return not [t for t in tokenize(_ARTICLE_WORD.sub(" ", rest)) if not (named and t in naming) and t not in also]
 
 
 def is_overview_question(question: str) -> bool:
@@ -78,12 +83,19 @@ def is_overview_question(question: str) -> bool:
     return _only(_OVERVIEW, question)
 
 
+# what else a question about the article itself may ask beside what _META matched: "Who wrote this
+# piece and what date is on it?", "…and when was it dated?"
+_META_WORDS = frozenset(
+    ["date", "dated", "day", "year", "month", "author", "writer", "wrote", "written", "published", "title"]
+)
+
+
 def is_meta_question(question: str, titles: Sequence[str] = ()) -> bool:
     """Questions about the article itself: who wrote it, its title, when it was published
     (not 'who is the author of Kimi K2.5?'). The Latin words of a title name the article too:
     "who wrote this Composer breakdown?" (a Chinese title's words are content words: "启示")."""
     naming = frozenset(t for title in titles for t in tokenize(title) if _LATIN.match(t))
-    return _only(_META, question, naming)
+    return _only(_META, question, naming, _META_WORDS)
 
 
 # What is left of "Who is Kate?" / "Kate 是谁" / "介绍一下 Kate" once the name is taken out.

@@ -171,6 +171,9 @@ def test_follow_up_uses_the_previous_question(engine) -> None:  # type: ignore[n
         ("Cursor 是哪一年成立的？", False, False),
         ("What's the headline of this article?", False, True),
         ("Who wrote this piece and when was it published?", False, True),  # two asks, "piece" for the article
+        ("Who's the author, and what's the date on it?", False, True),  # the second ask, in other words
+        ("who wrote it and when was it dated", False, True),
+        ("Who wrote this and what is Muon?", False, False),
         ("When was it published?", False, True),
         ("When was Composer 2.5 published?", False, False),
         ("Who wrote Kimi K2.5?", False, False),
