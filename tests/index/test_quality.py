@@ -50,13 +50,13 @@ FLOOR_METRICS = ("hit_at_1", "recall_at_5", "fact_rate", "citation_precision", "
 
 # Measured on 2026-12-02 (dev: zh 164 / en 307 questions, with the blind dev_more.jsonl to
 # dev_more5.jsonl; holdout: zh 348 / en 356, with the blind holdout_blind5/6/7/8/9.jsonl), BM25's b at
-# 0.6, tokenizer v7, glossary format 9.
+# 0.6, tokenizer v8, glossary format 9.
 # Near-tied dense scores make dev English hit@1 move by a question between virtual environments
 # (0.891 / 0.913 / 0.935 measured for one code; the cause in the environment was not found).
 #   dev zh      hit@1 0.932  R@5 0.990  fact 0.932  cite P 0.933  abst out 0.96  hard 0.70  false abst 0.000
 #   dev en      hit@1 0.877  R@5 0.995  fact 0.895  cite P 0.904  abst out 0.98  hard 0.68  false abst 0.018
 #   holdout zh  hit@1 0.930  R@5 0.989  fact 0.923  cite P 0.905  abst out 1.00  hard 0.66  false abst 0.004
-#   holdout en  hit@1 0.894  R@5 0.993  fact 0.884  cite P 0.904  abst out 1.00  hard 0.57  false abst 0.046
+#   holdout en  hit@1 0.901  R@5 0.993  fact 0.891  cite P 0.905  abst out 1.00  hard 0.57  false abst 0.039
 # Follow-ups (zh 26 / en 20 answerable, 3 / 3 off-topic, 3 / 2 near-topic):
 #   zh          hit@1 1.000  R@5 1.000  fact 0.885  cite P 1.000  abst out 1.00  hard 0.33  false abst 0.038
 #   en          hit@1 0.800  R@5 1.000  fact 0.750  cite P 0.842  abst out 1.00  hard 0.50  false abst 0.050
@@ -89,9 +89,9 @@ FLOORS: dict[str, dict[str, dict[str, float]]] = {
             "abstention_hard_out": 0.62,
         },
         "en": {
-            "hit_at_1": 0.86,
+            "hit_at_1": 0.87,
             "recall_at_5": 0.96,
-            "fact_rate": 0.85,
+            "fact_rate": 0.86,
             "citation_precision": 0.87,
             "abstention_out": 0.97,
             "abstention_hard_out": 0.54,
@@ -118,7 +118,7 @@ FLOORS: dict[str, dict[str, dict[str, float]]] = {
 }
 FALSE_ABSTENTION_CEILINGS = {
     "dev": {"zh": 0.03, "en": 0.05},
-    "holdout": {"zh": 0.04, "en": 0.08},
+    "holdout": {"zh": 0.04, "en": 0.07},
     "followups": {"zh": 0.07, "en": 0.08},
 }
 
