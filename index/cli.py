@@ -1,27 +1,22 @@
-"""`python -m index`: build, stats, chunks, search, ask, eval, chat.
+"""`python -m index`: the argument parser and ``main``; the commands are in ``index.commands``.
 
-Exit codes: 0 ok, 1 failure, 2 usage or input error (one line on stderr, no traceback).
+Exit codes (``index.errors``): 0 ok, 1 failure, 2 usage or input error (one line on stderr, no
+traceback). Only the parser and the errors load before the arguments are parsed: ``--help``
+imports neither pydantic, numpy, faiss nor torch.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-from index.errors import CorpusError, IndexLoadError, SettingsError
+from index.errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, EmbedderError, IndexLoadError, InputError, exit_code
 
 if TYPE_CHECKING:  # settings (pydantic-settings) load after the arguments parse: --help needs none
     from index.config import IndexSettings
-
-EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
-
-
-class UsageError(Exception):
-    """Bad input from the user: printed as one line, exit 2."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -109,19 +104,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         from index import commands
 
         return int(getattr(commands, args.command)(args, settings) or EXIT_OK)
-    except (SettingsError, CorpusError, UsageError) as error:
+    except (InputError, IndexLoadError, EmbedderError) as error:
         print(f"error: {error}", file=sys.stderr)
-        return EXIT_USAGE
-    except IndexLoadError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return EXIT_FAILURE
+        return exit_code(error)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         return EXIT_OK
-
-
-def print_json(obj: object) -> None:
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
-    sys.stdout.flush()

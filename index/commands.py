@@ -8,11 +8,10 @@ import sys
 from collections import deque
 from pathlib import Path
 
-from index.cli import EXIT_OK, EXIT_USAGE, UsageError, print_json
 from index.config import IndexSettings
+from index.errors import EXIT_OK, EXIT_USAGE, IndexLoadError, QuestionError, UsageError
 from index.models import AskResult, Passage
-from index.store import MANIFEST, VERSIONS, IndexLoadError, current_version
-from index.text import QuestionError
+from index.store import MANIFEST, VERSIONS, current_version
 
 
 def build(args: argparse.Namespace, settings: IndexSettings) -> int:
@@ -78,19 +77,22 @@ def chunks(args: argparse.Namespace, settings: IndexSettings) -> int:
     return EXIT_OK
 
 
+def print_json(obj: object) -> None:
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+
+
+def _say(line: str) -> None:
+    print(line, file=sys.stderr)
+
+
 def _engine(settings: IndexSettings, llm: bool | None = False):  # type: ignore[no-untyped-def]
     """An Engine over the index, building it first (said on stderr) if there is none yet."""
-    from index.build import build_index
-    from index.engine import Engine
     from index.llm_settings import llm_for_flag
+    from index.startup import open_engine
 
     llm_settings = llm_for_flag(llm)  # a bad LLM_* setting fails now, before any build
-    if current_version(settings.index_dir) is None:
-        print(f"no index in {settings.index_dir} yet: building it first …", file=sys.stderr)
-        print(build_index(settings, progress=False).summary(settings.index_dir), file=sys.stderr)
-    engine = Engine(settings, llm=llm_settings)
-    engine.snapshot  # noqa: B018 -- load now, so that a broken index fails before any question
-    return engine
+    return open_engine(settings, llm_settings, report=_say)
 
 
 def _k(args: argparse.Namespace) -> int | None:
@@ -101,11 +103,7 @@ def _k(args: argparse.Namespace) -> int | None:
 
 def search(args: argparse.Namespace, settings: IndexSettings) -> int:
     k = _k(args)
-    engine = _engine(settings)
-    try:
-        result = engine.search(args.question, k, args.mode)
-    except QuestionError as error:
-        raise UsageError(str(error)) from None
+    result = _engine(settings).search(args.question, k, args.mode)  # a QuestionError is an input error: exit 2
     if args.json:
         print_json(result.model_dump())
     else:
@@ -121,11 +119,7 @@ def ask(args: argparse.Namespace, settings: IndexSettings) -> int:
         if not args.json:
             raise UsageError("reading questions from stdin ('-') needs --json")
         return _ask_stream(settings, k, args.mode, args.llm)
-    engine = _engine(settings, args.llm)
-    try:
-        result = engine.ask(args.question, k, mode=args.mode)
-    except QuestionError as error:
-        raise UsageError(str(error)) from None
+    result = _engine(settings, args.llm).ask(args.question, k, mode=args.mode)
     if args.json:
         print_json(contract_json(result))
     else:

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from index.errors import EmbedderError
+
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
 
@@ -31,10 +33,6 @@ _ALIASES = {
     "sentence-transformers/all-minilm-l6-v2": MINILM_NAME,
 }
 BUNDLED = (E5_NAME, MINILM_NAME)
-
-
-class EmbedderError(ValueError):
-    """The embedding model can't be loaded; the message says what to do."""
 
 
 def canonical_name(name: str) -> str:

@@ -6,6 +6,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 
+from index.errors import QuestionError
 from index.lexical import EN_STOPWORDS
 
 MAX_QUESTION_CHARS = 2000
@@ -26,10 +27,6 @@ def _unwanted(ch: str) -> bool:
     """A control character (a newline aside) or a lone surrogate."""
     category = unicodedata.category(ch)
     return (category == "Cc" and ch != "\n") or category == "Cs"
-
-
-class QuestionError(ValueError):
-    """A question that can't be answered as given; the message is one friendly line."""
 
 
 def clean_question(raw: str) -> str:
