@@ -11,7 +11,7 @@ import numpy as np
 
 from index import __version__
 from index.background import background_digest, background_questions, compute_background
-from index.chunking import SECTION_SEPARATOR, Chunk, chunk_document, sentence_spans
+from index.chunking import SECTION_SEPARATOR, Chunk, chunk_document, passage_text, sentence_spans
 from index.config import IndexSettings
 from index.corpus import load_corpus
 from index.crosslingual import GLOSSARY_FORMAT, build_glossary
@@ -50,13 +50,6 @@ class BuildResult:
             f"built {self.version}: {self.documents} documents, {self.chunks} chunks, {self.sentences} sentences, "
             f"embedded {self.embedded}, reused {self.reused} embeddings, {self.seconds:.1f} s → {index_dir}"
         )
-
-
-def passage_text(chunk: Chunk) -> str:
-    """What is embedded for a chunk: its section path gives short passages their context."""
-    if chunk.section and not chunk.text.startswith(chunk.section.split(SECTION_SEPARATOR)[-1]):
-        return f"{chunk.section}\n{chunk.text}"
-    return chunk.text
 
 
 def chunk_sentences(chunks: list[Chunk]) -> list[Sentence]:

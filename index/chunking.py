@@ -90,6 +90,14 @@ class Chunk(BaseModel):
     text: str
 
 
+def passage_text(chunk: Chunk) -> str:
+    """What is embedded and BM25-indexed for a chunk: its section path gives short passages their
+    context. Shared by the build and the retriever (an old version's lexical index is made at load)."""
+    if chunk.section and not chunk.text.startswith(chunk.section.split(SECTION_SEPARATOR)[-1]):
+        return f"{chunk.section}\n{chunk.text}"
+    return chunk.text
+
+
 def normalize_text(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).split())
 

@@ -19,7 +19,7 @@ from typing import Literal
 
 import numpy as np
 
-from index.build import passage_text
+from index.chunking import passage_text
 from index.crosslingual import expand, position_forms, translated_positions, translation
 from index.lexical import LexicalIndex
 from index.store import StoredIndex, search_vectors

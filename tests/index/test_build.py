@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from index.build import build_index, chunk_sentences, passage_text
+from index.build import build_index, chunk_sentences
 from index.chunking import Chunk
 from index.engine import Engine
 from index.store import current_version, load_current
@@ -30,12 +30,6 @@ def _chunk(section: str, text: str, start: int = 0) -> Chunk:
     return Chunk(
         chunk_id="x", doc_id="d", section=section, paragraphs=[1], start=start, end=start + len(text), text=text
     )
-
-
-def test_passage_text_gives_short_passages_their_section() -> None:
-    short = _chunk("三、性能 › 价格", "每百万 token 15 美元。")
-    assert passage_text(short) == "三、性能 › 价格\n每百万 token 15 美元。"
-    assert passage_text(_chunk("三、性能", "三、性能\n\n正文。")) == "三、性能\n\n正文。"  # starts with its heading
 
 
 def test_chunk_sentences_have_absolute_offsets() -> None:

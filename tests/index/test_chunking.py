@@ -12,8 +12,10 @@ import pytest
 
 from index.chunking import (
     SECTION_SEPARATOR,
+    Chunk,
     chunk_document,
     chunk_id_for,
+    passage_text,
     sentence_spans,
     split_paragraphs,
 )
@@ -293,3 +295,13 @@ def test_chinese_terminators_inside_quotations_do_not_split() -> None:
         "他说：「今天很好。明天也好！」然后离开了。",
         "『第一句。第二句。』最后一句？",
     ]
+
+
+def _chunk(section: str, text: str) -> Chunk:
+    return Chunk(chunk_id="x", doc_id="d", section=section, paragraphs=[1], start=0, end=len(text), text=text)
+
+
+def test_passage_text_gives_short_passages_their_section() -> None:
+    short = _chunk("三、性能 › 价格", "每百万 token 15 美元。")
+    assert passage_text(short) == "三、性能 › 价格\n每百万 token 15 美元。"
+    assert passage_text(_chunk("三、性能", "三、性能\n\n正文。")) == "三、性能\n\n正文。"  # starts with its heading

@@ -246,7 +246,7 @@ def test_single_query_search_runs_on_one_thread_and_builds_use_every_core(thresh
 
 
 def test_the_lexical_index_is_stored_with_the_version_and_loads_as_built(built_index) -> None:  # type: ignore[no-untyped-def]
-    from index.build import passage_text
+    from index.chunking import passage_text
     from index.retrieval import Retriever
 
     questions_file = Path(__file__).parents[1] / "eval" / "dev_questions.jsonl"
@@ -265,7 +265,7 @@ def test_the_lexical_index_is_stored_with_the_version_and_loads_as_built(built_i
 
 
 def test_a_version_from_before_the_lexical_files_indexes_its_chunks_at_load(index_copy) -> None:  # type: ignore[no-untyped-def]
-    from index.build import passage_text
+    from index.chunking import passage_text
     from index.retrieval import Retriever
 
     version = _version_dir(index_copy.index_dir)
