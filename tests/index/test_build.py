@@ -113,6 +113,7 @@ def test_rebuilt_text_is_searchable(rebuilt_index) -> None:  # type: ignore[no-u
     assert not answer.abstained and "豆豆" in answer.answer
 
 
+@pytest.mark.model
 def test_force_reembeds_everything(tiny_corpus: Path, tmp_path: Path) -> None:
     from index.config import load_settings
 

@@ -72,6 +72,8 @@ def offline_probe(tmp_path_factory: pytest.TempPathFactory) -> dict:
     return result
 
 
+@pytest.mark.model  # offline_probe's process loads both bundled models
+@pytest.mark.slow
 @pytest.mark.parametrize("name", [E5_NAME, MINILM_NAME])
 def test_bundled_model_loads_offline(offline_probe: dict, name: str) -> None:
     probe = offline_probe[name]
@@ -82,10 +84,14 @@ def test_bundled_model_loads_offline(offline_probe: dict, name: str) -> None:
     assert probe["document_norms"] == pytest.approx([1.0, 1.0], abs=1e-3)
 
 
+@pytest.mark.model  # offline_probe's process loads both bundled models
+@pytest.mark.slow
 def test_nothing_was_downloaded(offline_probe: dict) -> None:
     assert [f for f in offline_probe["hub_files"] if not f.endswith((".lock", "token"))] == []
 
 
+@pytest.mark.model  # offline_probe's process loads both bundled models
+@pytest.mark.slow
 def test_unknown_model_is_a_helpful_embedder_error(offline_probe: dict) -> None:
     message = offline_probe["unknown"]
     assert message is not None, "an unknown model name loaded"
