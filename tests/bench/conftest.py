@@ -1,4 +1,5 @@
-"""A small index of the real corpus, shared by the benchmarks that only read it."""
+"""The benchmarks that only read an index (latency, cli) read the session index of corpus/
+(tests/conftest.py): no second build."""
 
 from __future__ import annotations
 
@@ -7,18 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.bench.support import MAX_PARAGRAPHS
-
 os.environ["HF_HUB_OFFLINE"] = "1"
 
 
 @pytest.fixture(scope="session")
-def small_index(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """(corpus, index) of the real corpus's first paragraphs: builds in seconds (loads the model)."""
-    from bench._setup import CORPUS_DIR, copy_corpus, settings_for
-    from index.build import build_index
-
-    root = tmp_path_factory.mktemp("bench-index")
-    corpus = copy_corpus(CORPUS_DIR, root / "corpus", MAX_PARAGRAPHS)
-    build_index(settings_for(corpus, root / "index"), force=True, progress=False)
-    return corpus, root / "index"
+def session_index(built_index) -> tuple[Path, Path]:  # type: ignore[no-untyped-def]
+    """(corpus, index) of the session index; read-only."""
+    return built_index.corpus_dir, built_index.index_dir

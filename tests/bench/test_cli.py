@@ -14,8 +14,8 @@ pytestmark = [pytest.mark.model, pytest.mark.slow]
 COMMANDS = "index --help,index stats,baseline: python -c pass"
 
 
-def test_cli_report(small_index: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    corpus, index_dir = small_index
+def test_cli_report(session_index: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    corpus, index_dir = session_index
     args = ["--runs", "1", "--commands", COMMANDS, "--corpus", str(corpus), "--index", str(index_dir)]
     report = run_benchmark("cli", args, tmp_path / "results", capsys)
     assert set(report) >= {

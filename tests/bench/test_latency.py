@@ -11,8 +11,8 @@ from tests.bench.support import run_benchmark
 pytestmark = [pytest.mark.model, pytest.mark.slow]
 
 
-def test_latency_report(small_index: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    corpus, index_dir = small_index
+def test_latency_report(session_index: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    corpus, index_dir = session_index
     args = ["--questions", "5", "--rounds", "1", "--warmup", "1", "--corpus", str(corpus), "--index", str(index_dir)]
     report = run_benchmark("latency", args, tmp_path / "results", capsys)
     assert {"config", "latency_ms", "ask_breakdown_ms", "ratios", "paired_ratio_median", "goal"} <= set(report)
