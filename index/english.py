@@ -1,0 +1,330 @@
+"""The English line an answer to an English question opens with, made without a model (issue #23).
+
+The chosen answer units are Chinese. What can be rendered exactly is: numbers with magnitude and
+unit, dates and percentages (index/numbers.py), Latin-script names, the English name the text
+gives a term itself (定向 RL（Directed RL）), a table row by its header, and words the lexicon
+translates (Chinese → English: the tech terms and CC-CEDICT). A clause is rendered word for word
+only when every word in it can be, and only if it holds something exact or is short; a negation
+that can't be rendered keeps its clause out. Where nothing can be rendered faithfully, the line
+says what the quoted passage is about: its section and key terms. It never guesses a translation.
+
+Pure: ``english_line(question, units, lexicon)``; the lexicon is any Chinese → English mapping.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from index.crosslingual import stem
+from index.lexical import EN_STOPWORDS
+from index.numbers import quantities, render
+
+MAX_LINE = 320  # characters: one or two sentences before the quote
+MAX_WORD = 8  # longest lexicon word tried when segmenting
+MAX_PLAIN_WORDS = 5  # a clause with nothing exact in it is rendered only this short ("传闻属实")
+MAX_TERMS = 4  # key terms named when nothing can be rendered
+
+
+@dataclass(frozen=True)
+class EnglishUnit:
+    """One chosen answer unit: its Chinese text, the heading path of its section (outermost first),
+    and for a table row the header cells and its cells, for a list item its lead-in sentence."""
+
+    text: str
+    section: tuple[str, ...] = ()
+    header: tuple[str, ...] = ()
+    cells: tuple[str, ...] = ()
+    lead_in: str = ""
+
+
+# Chinese grammar, not vocabulary: particles with no English word of their own are dropped; the
+# few function words a dictionary glosses badly (不 "(negative prefix)") are rendered here.
+_PARTICLES = frozenset("的地得了着过吗呢吧啊呀嘛之也都就还又再才便所而")
+_FUNCTION = {
+    "不": "not", "没": "not", "没有": "no", "未": "not", "非": "not", "无": "no", "别": "don't", "不是": "is not",
+    "和": "and", "与": "and", "及": "and", "或": "or", "是": "is", "在": "in", "每": "per", "约": "about",
+    "被": "(passive)", "比": "than", "从": "from", "对": "to", "给": "to", "把": "", "将": "will", "会": "will",
+    "已": "already", "已经": "already", "最": "most", "更": "more", "很": "very", "只": "only", "仅": "only",
+}  # fmt: skip
+_NEGATIONS = frozenset(("不", "没", "没有", "未", "非", "无", "别", "不是"))
+_HAN = re.compile(r"[\u3400-\u9fff]")
+_CLAUSE_END = re.compile(r"[，,；;。！？!?：:、\n\t|]+")
+_LATIN = re.compile(r"[A-Za-z][A-Za-z0-9_.+\-/']*(?:[ ][A-Za-z0-9][A-Za-z0-9_.+\-/']*)*")
+_OWN_NAME = re.compile(r"[（(]\s*([A-Za-z][A-Za-z0-9 .+\-/']*[A-Za-z0-9.+])\s*[)）]")
+_DROPPED = re.compile(r"[「」『』“”\"《》〈〉【】（）()\[\]…—–·•*#>]")
+_ORDINAL_HEADING = re.compile(r"^([一二三四五六七八九十]+|\d+)[、.．]\s*")
+_ZH_DIGITS = "一二三四五六七八九十"
+# a why is answered by a reason, which word-for-word rendering doesn't carry: only exact facts then
+_WHY = re.compile(r"\bwhy\b|\bhow come\b|\bwhat for\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class _Piece:
+    kind: str  # "exact" (a quantity, a Latin name), "word" (Chinese, glossed or not), "drop"
+    english: str | None
+    chinese: str = ""
+
+
+def _segment(text: str, lexicon: Mapping[str, str]) -> list[_Piece]:
+    """A clause as pieces: quantities rendered, Latin runs kept, a term followed by the English
+    name the text gives it in brackets as that name, Chinese by longest lexicon match."""
+    spans: list[tuple[int, int, _Piece]] = []
+    for match in _OWN_NAME.finditer(text):
+        spans.append((match.start(), match.end(), _Piece("name", match.group(1).strip(), match.group())))
+    for match in _LATIN.finditer(text):
+        if not any(s < match.end() and match.start() < e for s, e, _ in spans):
+            spans.append((match.start(), match.end(), _Piece("exact", match.group().strip(" .'"), match.group())))
+    for q in quantities(text):
+        inside = [span for span in spans if span[0] <= q.start < span[1]]
+        if inside and q.kind == "number":
+            continue  # a name's number: Composer 2.5, Colossus 2
+        if inside:  # "SWE-bench 73.7%": the name ends where the quantity starts
+            start, _, piece = inside[0]
+            spans.remove(inside[0])
+            name = piece.chinese[: q.start - start].strip()
+            if name:
+                spans.append((start, start + len(name), _Piece("exact", name.strip(" .'"), name)))
+        # a Chinese numeral counts but says little on its own (一个消息 is "a message")
+        kind = "word" if q.text in ("一", "两", "二") else "exact"
+        spans.append((q.start, q.end, _Piece(kind, render(q), q.text)))
+    spans.sort(key=lambda span: span[0])
+    pieces: list[_Piece] = []
+    at = 0
+    for start, end, piece in spans:
+        if start < at:
+            continue
+        pieces += _chinese(text[at:start], lexicon)
+        if piece.kind == "name":
+            pieces = _named(pieces, piece)
+        else:
+            pieces.append(piece)
+        at = end
+    return pieces + _chinese(text[at:], lexicon)
+
+
+def _named(pieces: list[_Piece], name: _Piece) -> list[_Piece]:
+    """定向 RL（Directed RL）: the English name stands for the words it names (back to the last
+    exact piece or the clause's start) when it covers the Latin before it."""
+    assert name.english is not None
+    covered = len(pieces)
+    while covered > 0 and pieces[covered - 1].kind != "drop":
+        previous = pieces[covered - 1]
+        if previous.kind == "exact" and previous.english and previous.english.lower() not in name.english.lower():
+            break
+        covered -= 1
+    return [*pieces[:covered], _Piece("exact", name.english, name.chinese)]
+
+
+def _chinese(text: str, lexicon: Mapping[str, str]) -> list[_Piece]:
+    pieces: list[_Piece] = []
+    text = _DROPPED.sub(" ", text)
+    at = 0
+    while at < len(text):
+        char = text[at]
+        if not _HAN.match(char):
+            at += 1
+            continue
+        for size in range(min(MAX_WORD, len(text) - at), 0, -1):
+            word = text[at : at + size]
+            if word in _FUNCTION:
+                pieces.append(_Piece("word", _FUNCTION[word] or None, word) if _FUNCTION[word] else _Piece("drop", ""))
+                break
+            if size == 1 and word in _PARTICLES:
+                pieces.append(_Piece("drop", ""))
+                break
+            if word in lexicon and (size > 1 or not lexicon.get(word, "").startswith("(")):
+                pieces.append(_Piece("word", lexicon[word], word))
+                break
+            if size == 1:
+                pieces.append(_Piece("word", None, word))
+        at += size
+    # a run of untranslated characters is one unknown word
+    merged: list[_Piece] = []
+    for piece in pieces:
+        unknown = piece.kind == "word" and piece.english is None
+        if unknown and merged and merged[-1].kind == "word" and merged[-1].english is None:
+            merged[-1] = _Piece("word", None, merged[-1].chinese + piece.chinese)
+        else:
+            merged.append(piece)
+    return merged
+
+
+def _words(pieces: list[_Piece]) -> list[str]:
+    out: list[str] = []
+    for piece in pieces:
+        if piece.kind != "drop" and piece.english and (not out or out[-1] != piece.english):
+            out.append(piece.english)
+    return out
+
+
+def _new(piece: _Piece, asked: frozenset[str]) -> bool:
+    """An exact piece the question doesn't already say: a quantity, or a name it doesn't name."""
+    if piece.kind != "exact" or not piece.english:
+        return False
+    words = {w.lower() for w in re.findall(r"[A-Za-z]+", piece.english)}
+    return not words or not words <= asked
+
+
+def _shares(words: list[str], asked: frozenset[str]) -> bool:
+    said = {stem(w) for text in words for w in re.findall(r"[A-Za-z]+", text.lower())}
+    return bool(said & {stem(w) for w in asked})
+
+
+def render_clause(clause: str, lexicon: Mapping[str, str], asked: frozenset[str] = frozenset()) -> tuple[str, bool]:
+    """A clause in English, and whether it says something new and exact (a quantity, a name the
+    question (``asked``: its words, lower case) doesn't name); "" when it can't be rendered."""
+    pieces = _segment(clause, lexicon)
+    exact = [p for p in pieces if p.kind == "exact"]
+    news = any(_new(p, asked) for p in pieces)
+    unknown = [p for p in pieces if p.kind == "word" and p.english is None]
+    if not unknown:
+        words = _words(pieces)
+        if news or (exact and not asked):
+            return " ".join(words), True
+        if len(words) <= MAX_PLAIN_WORDS and (not asked or _shares(words, asked)):
+            return " ".join(words), False  # "传闻属实" for "is the rumour true?"
+        return "", False
+    if not news or any(p.chinese in _NEGATIONS for p in pieces):
+        return "", False  # nothing new and exact, or a "not" that would be lost
+    # the exact pieces, each with the translated words right before it ("输出 2.50 美元" → output US$2.50)
+    parts: list[str] = []
+    run: list[_Piece] = []
+    for piece in pieces:
+        if piece.kind == "exact":
+            parts.append(" ".join(_words([*run, piece])))
+            run = []
+        elif piece.kind == "word" and piece.english is not None:
+            run.append(piece)
+        else:
+            run = []
+    return ", ".join(parts), True
+
+
+def _clauses(text: str) -> list[str]:
+    return [c.strip() for c in _CLAUSE_END.split(text) if c.strip()]
+
+
+def _render_text(text: str, lexicon: Mapping[str, str], asked: frozenset[str], plain: bool) -> tuple[str, bool]:
+    """A sentence's renderable clauses in order, if one of them says something: new and exact,
+    or (``plain``) the plain words the question asks about."""
+    rendered = [render_clause(c, lexicon, asked) for c in _clauses(text)]
+    kept = [(english, news) for english, news in rendered if english]
+    if not kept or (not any(news for _, news in kept) and not (plain and asked)):
+        return "", False
+    return ", ".join(english for english, _ in kept), True
+
+
+def _render_cell(cell: str, lexicon: Mapping[str, str]) -> str:
+    parts = [render_clause(c, lexicon)[0] for c in _clauses(cell.replace("（", "(").replace("）", ")"))]
+    if not all(parts):
+        # "63.2%（最高 64.8%）": the parenthesis renders as one
+        inner = re.sub(r"[(（]\s*(.*?)\s*[)）]", r", \1", cell)
+        parts = [render_clause(c, lexicon)[0] for c in _clauses(inner)]
+    return ", ".join(p for p in parts if p)
+
+
+def _render_row(unit: EnglishUnit, lexicon: Mapping[str, str]) -> tuple[str, bool]:
+    """'SWE-bench Multilingual: Composer 2.5 73.7%, comparison industry peak': the row's first cell,
+    then each cell after its column's name; a cell that can't be rendered is left out."""
+    label = _render_cell(unit.cells[0], lexicon)
+    pairs = []
+    for name, cell in zip(unit.header[1:], unit.cells[1:], strict=False):
+        value = _render_cell(cell, lexicon)
+        if value:
+            column = _render_cell(name, lexicon)
+            pairs.append(f"{column} {value}".strip())
+    if not pairs:
+        return "", False
+    return f"{label}: " + ", ".join(pairs) if label else ", ".join(pairs), True
+
+
+def _section_name(section: Sequence[str], lexicon: Mapping[str, str]) -> str:
+    """'section 5', with the heading's words when they all render ('section 2, Cursor …')."""
+    if not section:
+        return "the article"
+    top = section[0].strip()
+    match = _ORDINAL_HEADING.match(top)
+    number = ""
+    if match:
+        digits = match.group(1)
+        number = digits if digits.isdigit() else str(_ZH_DIGITS.index(digits) + 1) if len(digits) == 1 else ""
+    heading = _render_section_words(section[-1] if len(section) > 1 else top[match.end() :] if match else top, lexicon)
+    if number and heading:
+        return f"section {number} (“{heading}”)"
+    if number:
+        return f"section {number}"
+    return f"the section “{heading}”" if heading else "the article"
+
+
+def _render_section_words(heading: str, lexicon: Mapping[str, str]) -> str:
+    parts = [render_clause(c, lexicon)[0] for c in _clauses(heading)]
+    return ", ".join(parts) if parts and all(parts) else ""
+
+
+def key_terms(text: str, lexicon: Mapping[str, str], limit: int = MAX_TERMS) -> list[str]:
+    """The passage's names and its translated words of two or more characters, in order."""
+    terms: list[str] = []
+    for piece in _segment(text, lexicon):
+        english = piece.english
+        if not english or piece.kind == "drop" or english.lower() in EN_STOPWORDS:
+            continue
+        if piece.kind == "word" and (len(piece.chinese) < 2 or piece.chinese in _FUNCTION):
+            continue
+        if english.lower() not in (t.lower() for t in terms):
+            terms.append(english)
+        if len(terms) == limit:
+            break
+    return terms
+
+
+def _about(units: Sequence[EnglishUnit], lexicon: Mapping[str, str]) -> str:
+    first = units[0]
+    where = _section_name(first.section, lexicon)
+    terms = key_terms(" ".join(u.text for u in units), lexicon)
+    if not terms:
+        return f"The quoted passage is from {where}; it can't be rendered in English word for word."
+    return f"The quoted passage, from {where}, is about: {', '.join(terms)}."
+
+
+def _question_words(question: str) -> frozenset[str]:
+    return frozenset({w.lower() for w in re.findall(r"[A-Za-z]+", question) if w.lower() not in EN_STOPWORDS})
+
+
+def english_line(question: str, units: Sequence[EnglishUnit], lexicon: Mapping[str, str]) -> str:
+    """One or two English sentences from the chosen answer units: their exact renderings when
+    they have any, else what the quoted passage is about. ``question`` orders what is said: the
+    units that share its words come first."""
+    if not units:
+        return ""
+    asked = _question_words(question)
+    plain = not _WHY.search(question)  # a why's answer is a reason: exact facts only
+    rendered: list[tuple[int, str]] = []
+    for position, unit in enumerate(units):
+        if unit.cells and unit.header:
+            text, exact = _render_row(unit, lexicon)
+        else:
+            text, exact = _render_text(unit.text, lexicon, asked, plain)
+            if exact and unit.lead_in and not rendered:
+                lead, _ = _render_text(unit.lead_in, lexicon, asked, plain)
+                # a lead-in that renders as a bare number ("他们做了三件事" → "3") says nothing
+                text = f"{lead}: {text}" if re.search(r"[A-Za-z]{2}", lead) else text
+        if exact:
+            shared = len(asked & {w.lower() for w in re.findall(r"[A-Za-z]+", text)})
+            rendered.append((-shared * 100 + position, text))
+    if not rendered:
+        return _about(units, lexicon)
+    line = ""
+    for _, text in sorted(rendered):
+        candidate = f"{line}; {text}" if line else text
+        if line and len(candidate) > MAX_LINE:
+            break
+        line = candidate
+    if len(line) > MAX_LINE:
+        line = line[: MAX_LINE - 1].rsplit(" ", 1)[0] + "…"
+    line = line[:1].upper() + line[1:]
+    return line if line.endswith((".", "…", "?", "!")) else line + "."
+
+
+__all__ = ["EnglishUnit", "english_line", "key_terms", "render_clause"]

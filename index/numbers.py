@@ -1,0 +1,373 @@
+"""Quantities in Chinese and English text, as canonical values, and their English renderings (issue #23).
+
+One normaliser for two jobs: the English answer line renders what the article states exactly
+(600 亿美元 → US$60 billion, 100 万个 → 1 million, 25 倍 → 25×, 2026 年 3 月 27 日 → March 27, 2026),
+and verification checks that every number a model wrote occurs in the passages it cites, with its
+magnitude: "320 billion" is not 320 亿 (32 billion), "100,000" is not 100 万.
+
+Numbers inside a name (K2.5, H100, v3.1, kimi-k2p5-0317) are part of the name, not quantities.
+Pure functions; decimals are exact (``Decimal``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Literal
+
+Kind = Literal["number", "percent", "factor", "money", "date", "fraction", "ordinal"]
+
+MONTHS = (
+    "January", "February", "March", "April", "May", "June",
+    "July", "August", "September", "October", "November", "December",
+)  # fmt: skip
+_MONTH_OF = {name.lower(): i for i, name in enumerate(MONTHS, 1)} | {
+    name[:3].lower(): i for i, name in enumerate(MONTHS, 1)
+}
+_MONTH_OF["sept"] = 9
+
+_ZH_DIGITS = {
+    "零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
+}  # fmt: skip
+_ZH_UNITS = {"十": 10, "百": 100, "千": 1000}
+_MAGNITUDES = {
+    "万亿": 10**12, "千亿": 10**11, "百亿": 10**10, "亿": 10**8, "千万": 10**7, "百万": 10**6, "十万": 10**5,
+    "万": 10**4, "千": 10**3, "百": 100,
+    "trillion": 10**12, "billion": 10**9, "bn": 10**9, "b": 10**9, "million": 10**6, "m": 10**6,
+    "thousand": 10**3, "k": 10**3,
+}  # fmt: skip
+_EN_WORDS = {
+    "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+    "eleven": 11, "twelve": 12, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "hundred": 100,
+}  # fmt: skip
+# "one" is left out on its own: "one of the co-founders", "the one that…" count nothing
+_CURRENCY_BEFORE = {"us$": "USD", "usd": "USD", "$": "USD", "cn¥": "CNY", "rmb": "CNY", "¥": "CNY", "￥": "CNY"}
+_CURRENCY_AFTER = {"美元": "USD", "美金": "USD", "元": "CNY", "人民币": "CNY", "块": "CNY", "dollars": "USD",
+                   "dollar": "USD", "usd": "USD", "yuan": "CNY", "rmb": "CNY"}  # fmt: skip
+_FACTOR = ("倍", "×", "x", "times", "-fold", "fold")
+_PERCENT = ("%", "％", "percent", "per cent")
+# what an ordinal numbers, by its measure word: 第 42 行 is line 42, 第三章 chapter 3 (grammar, not vocabulary)
+ORDINAL_NOUNS = {"行": "line", "页": "page", "章": "chapter", "节": "section", "条": "item", "步": "step",
+                 "名": "place", "轮": "round", "次": "time", "天": "day", "年": "year", "层": "layer"}  # fmt: skip
+# measure words a Chinese numeral counts with (三件事, 两个阶段); digits need none
+_MEASURE = "个件点条项种步层家位名类次轮倍年月日天周岁人款句段章节部份张台块"
+
+_DIGITS = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+_ZH_NUMERAL = r"[零〇一二两三四五六七八九十百千]+"
+_MAG_ZH = "万亿|千亿|百亿|亿|千万|百万|十万|万|千"  # 百 after digits is rare and ambiguous (100 百?)
+_MAG_EN = r"trillion|billion|million|thousand|bn|[bBmMkK](?![A-Za-z])"
+_UNIT = (
+    r"美元|美金|人民币|元|块|倍|%|％|×|x(?![A-Za-z])|times\b|-?fold\b|percent\b|per cent\b"
+    r"|dollars?\b|USD\b|yuan\b|RMB\b"
+)
+_EN_NUMBER_WORD = "|".join(sorted(_EN_WORDS, key=len, reverse=True))
+_MONTH_NAMES = "|".join(sorted(_MONTH_OF, key=len, reverse=True))
+
+_DATE = re.compile(
+    r"(?P<zy>\d{4})\s*年\s*(?P<zm>\d{1,2})\s*月(?:\s*(?P<zd>\d{1,2})\s*[日号])?"
+    r"|(?<![\d年])(?P<zm2>\d{1,2})\s*月\s*(?P<zd2>\d{1,2})\s*[日号]"
+    r"|(?P<zy3>\d{4})\s*年(?!\s*\d{1,2}\s*月)(?!代)"
+    rf"|\b(?P<em>{_MONTH_NAMES})\.?\s+(?P<ed>\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(?P<ey>\d{{4}})\b)?"
+    rf"|\b(?P<ed2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<em2>{_MONTH_NAMES})\b\.?(?:,?\s+(?P<ey2>\d{{4}})\b)?"
+    rf"|\b(?P<em3>{_MONTH_NAMES})\b\.?,?\s+(?P<ey3>\d{{4}})\b"
+    r"|\b(?P<iy>\d{4})-(?P<im>\d{2})-(?P<id>\d{2})\b",
+    re.IGNORECASE,
+)
+_PERCENT_ZH = re.compile(r"百分之(?P<n>" + _ZH_NUMERAL + r"|" + _DIGITS + ")")
+_FRACTION = re.compile(
+    r"(?<![\d.,/])(?P<a>\d+)\s*/\s*(?P<b>\d+)(?!\d|\.\d|\s*/)"
+    rf"|(?P<zb>{_ZH_NUMERAL})分之(?P<za>{_ZH_NUMERAL})"
+)
+_QUANTITY = re.compile(
+    r"(?P<cur>US\$|CN¥|\$|¥|￥|\bUSD\s?|\bRMB\s?)?"
+    rf"(?P<ord>第\s*)?(?P<num>{_DIGITS}|{_ZH_NUMERAL}|\b(?:{_EN_NUMBER_WORD}|one|a)\b)"
+    rf"(?:\s*(?P<mag>{_MAG_ZH}|{_MAG_EN}))?"
+    rf"(?:\s*(?P<unit>{_UNIT}))?"
+    r"(?P<suffix>st\b|nd\b|rd\b|th\b)?",
+    re.IGNORECASE,
+)
+_HEADING_ORDINAL = re.compile(r"(?:^|\n)\s*([一二三四五六七八九十]+)、")
+_PER_MAGNITUDE = re.compile(r"每\s*(?P<mag>百万|千万|万亿|亿|万|千|百)")
+# a word with letters and digits in it is a name (K2.5, H100, v3.1, kimi-k2p5-rl-0317)
+_IDENTIFIER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-.]*[A-Za-z0-9]")
+_UNIT_SUFFIXED = re.compile(rf"(?:{_DIGITS})(?:{_MAG_EN}|x|st|nd|rd|th|bn)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A number as stated: ``value`` with its magnitude applied (600 亿 → 60000000000; a percentage
+    in percent; a fraction as its percentage), what kind it is, and where it was written."""
+
+    kind: Kind
+    value: Decimal | None  # None for a date
+    start: int
+    end: int
+    text: str
+    currency: str = ""  # "USD", "CNY" for money
+    places: int = 0  # decimal places as written, when no magnitude changed them (2.50 → 2)
+    scaled: bool = False  # a magnitude word was applied (万, 亿, million …)
+    year: int | None = None
+    month: int | None = None
+    day: int | None = None
+    per: bool = False  # "每百万": a rate's unit, not an amount
+    measure: str = ""  # an ordinal's measure word: 第 42 行 → 行
+
+
+def _zh_numeral(text: str) -> int | None:
+    """二十五 → 25, 一百 → 100, 三 → 3, 两千 → 2000; None for what is not a numeral."""
+    if any(c not in _ZH_DIGITS and c not in _ZH_UNITS for c in text):
+        return None
+    if all(c in _ZH_DIGITS for c in text):  # 二〇二六, 三
+        return int("".join(str(_ZH_DIGITS[c]) for c in text))
+    total, digit = 0, None
+    for char in text:
+        if char in _ZH_DIGITS:
+            digit = _ZH_DIGITS[char]
+        else:
+            total += (1 if digit is None else digit) * _ZH_UNITS[char]
+            digit = None
+    return total + (digit or 0)
+
+
+def _decimal(text: str) -> tuple[Decimal, int] | None:
+    plain = text.replace(",", "")
+    try:
+        value = Decimal(plain)
+    except InvalidOperation:
+        return None
+    places = len(plain.split(".")[1]) if "." in plain else 0
+    return value, places
+
+
+def _name_spans(text: str) -> list[tuple[int, int]]:
+    """Where digits belong to a name: a word mixing letters and digits that is no number with a
+    unit (25x, 1.5B, 3rd)."""
+    spans = []
+    for match in _IDENTIFIER.finditer(text):
+        word = match.group()
+        if re.search(r"\d", word) and re.search(r"[A-Za-z]", word) and not _UNIT_SUFFIXED.fullmatch(word):
+            spans.append(match.span())
+    return spans
+
+
+def _inside(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
+    return any(start < span[1] and span[0] < end for start, end in spans)
+
+
+def _date(match: re.Match[str]) -> Quantity:
+    g = match.groupdict()
+    year = g["zy"] or g["zy3"] or g["ey"] or g["ey2"] or g["ey3"] or g["iy"]
+    month_text = g["zm"] or g["zm2"] or g["im"]
+    month = int(month_text) if month_text else None
+    name = g["em"] or g["em2"] or g["em3"]
+    if name:
+        month = _MONTH_OF[name.lower().rstrip(".")]
+    day = g["zd"] or g["zd2"] or g["ed"] or g["ed2"] or g["id"]
+    return Quantity(
+        "date", None, match.start(), match.end(), match.group(), year=int(year) if year else None,
+        month=month, day=int(day) if day else None,
+    )  # fmt: skip
+
+
+def _valid_date(q: Quantity) -> bool:
+    return (q.month is None or 1 <= q.month <= 12) and (q.day is None or 1 <= q.day <= 31)
+
+
+def _number(match: re.Match[str], text: str) -> Quantity | None:
+    g = match.groupdict()
+    num, mag, unit = g["num"], (g["mag"] or ""), (g["unit"] or "").strip()
+    chinese = bool(re.fullmatch(_ZH_NUMERAL, num))
+    word = num.lower() in _EN_WORDS or num.lower() in ("one", "a")
+    if chinese:
+        value_int = _zh_numeral(num)
+        following = text[match.end() : match.end() + 1]
+        counted = bool(mag or unit or g["ord"]) or (following and following in _MEASURE)
+        if value_int is None or not counted or num in ("千", "百", "十"):
+            return None
+        value, places = Decimal(value_int), 0
+    elif word:
+        if num.lower() in ("one", "a") and not mag:
+            return None  # "one of them", "a model": no quantity without a magnitude (a million)
+        value, places = Decimal(_EN_WORDS.get(num.lower(), 1)), 0
+    else:
+        parsed = _decimal(num)
+        if parsed is None:
+            return None
+        value, places = parsed
+    scaled = False
+    if mag:
+        if mag[:1].isupper() and len(mag) == 1 and mag not in "BMK":
+            return None
+        value *= _MAGNITUDES[mag.lower()]
+        scaled = True
+    kind: Kind = "number"
+    currency = _CURRENCY_BEFORE.get((g["cur"] or "").strip().lower(), "")
+    lowered = unit.lower()
+    if lowered in _CURRENCY_AFTER:
+        currency = currency or _CURRENCY_AFTER[lowered]
+    if currency:
+        kind = "money"
+    elif lowered in _PERCENT:
+        kind = "percent"
+    elif lowered in _FACTOR:
+        kind = "factor"
+    elif g["ord"] or g["suffix"]:
+        kind = "ordinal"
+    end = match.end() if (unit or g["suffix"]) else match.start("mag") + len(mag) if mag else match.end("num")
+    start = match.start("cur") if g["cur"] else match.start("ord") if g["ord"] else match.start("num")
+    measure = ""
+    if kind == "ordinal" and g["ord"]:
+        following = text[end:].lstrip()[:1]
+        if following in ORDINAL_NOUNS:
+            measure = following
+            end = text.index(following, end) + 1
+    return Quantity(
+        kind, value, start, end, text[start:end], currency, 0 if scaled else places, scaled, measure=measure
+    )
+
+
+def quantities(text: str) -> list[Quantity]:
+    """Every quantity in ``text`` (Chinese or English), in order: dates, percentages, fractions,
+    money, factors, counts, ordinals and plain numbers."""
+    names = _name_spans(text)
+    found: list[Quantity] = []
+    taken: list[tuple[int, int]] = []
+
+    def add(q: Quantity) -> None:
+        if not _inside((q.start, q.end), taken) and not _inside((q.start, q.end), names):
+            found.append(q)
+            taken.append((q.start, q.end))
+
+    for match in _DATE.finditer(text):
+        q = _date(match)
+        if _valid_date(q):
+            add(q)
+    for match in _PERCENT_ZH.finditer(text):
+        n = match.group("n")
+        value = _zh_numeral(n) if re.fullmatch(_ZH_NUMERAL, n) else _decimal(n)
+        number = Decimal(value) if isinstance(value, int) else value[0] if value else None
+        if number is not None:
+            add(Quantity("percent", number, match.start(), match.end(), match.group()))
+    for match in _FRACTION.finditer(text):
+        if match.group("a"):
+            a, b = int(match.group("a")), int(match.group("b"))
+        else:
+            a, b = _zh_numeral(match.group("za")) or 0, _zh_numeral(match.group("zb")) or 0
+        if b and a < b:  # 1/10; 24/7 and 2/2 are no share
+            add(Quantity("fraction", Decimal(a) * 100 / Decimal(b), match.start(), match.end(), match.group()))
+    for match in _HEADING_ORDINAL.finditer(text):  # 六、对行业的启示: the sixth heading
+        n = _zh_numeral(match.group(1))
+        if n:
+            add(Quantity("ordinal", Decimal(n), match.start(1), match.end(1), match.group(1)))
+    for match in _PER_MAGNITUDE.finditer(text):
+        mag = match.group("mag")
+        add(Quantity("number", Decimal(_MAGNITUDES[mag]), match.start("mag"), match.end(), mag, scaled=True, per=True))
+    for match in _QUANTITY.finditer(text):
+        if not match.group("num"):
+            continue
+        q = _number(match, text)
+        if q is not None:
+            add(q)
+    return sorted(found, key=lambda q: q.start)
+
+
+# -- comparing -------------------------------------------------------------------------------------
+def _as_percent(q: Quantity) -> Decimal | None:
+    return q.value if q.kind in ("percent", "fraction") else None
+
+
+def same_quantity(stated: Quantity, source: Quantity) -> bool:
+    """Whether ``stated`` (e.g. in a generated answer) says what ``source`` (in a passage) says:
+    the same value with the same magnitude and a compatible kind. A bare number matches any
+    kind with its value (15 for 15 美元), and a year or day of a date."""
+    if stated.kind == "date" or source.kind == "date":
+        if stated.kind == "date" and source.kind == "date":
+            fields = (("year", stated.year), ("month", stated.month), ("day", stated.day))
+            return all(value is None or getattr(source, name) == value for name, value in fields) and any(
+                value is not None for _, value in fields
+            )
+        if stated.kind in ("number", "ordinal") and source.kind == "date" and stated.value is not None:
+            return stated.value in {Decimal(v) for v in (source.year, source.day) if v is not None}
+        return False
+    if stated.value is None or source.value is None:
+        return False
+    percent_a, percent_b = _as_percent(stated), _as_percent(source)
+    if percent_a is not None or percent_b is not None:
+        return percent_a is not None and percent_b is not None and percent_a == percent_b
+    if stated.value != source.value:
+        return False
+    if stated.kind == "money" and source.kind == "money":
+        return not stated.currency or not source.currency or stated.currency == source.currency
+    return stated.kind in ("number", "ordinal") or source.kind in ("number", "ordinal") or stated.kind == source.kind
+
+
+def unsupported_quantities(stated_text: str, sources: list[str]) -> list[Quantity]:
+    """The quantities of ``stated_text`` that no quantity of ``sources`` states."""
+    known = [q for text in sources for q in quantities(text)]
+    return [q for q in quantities(stated_text) if not any(same_quantity(q, k) for k in known)]
+
+
+# -- rendering -------------------------------------------------------------------------------------
+def _plain(value: Decimal, places: int = 0) -> str:
+    """73.7, 2.50 (places as written), 60 (not 6E+1), 1,000 with thousands separators."""
+    if places:
+        return f"{value:,.{places}f}"
+    normal = value.normalize()
+    text = f"{normal:,f}"
+    return text
+
+
+def render_amount(value: Decimal, places: int = 0, scaled: bool = False) -> str:
+    """A count as English writes it: 1 million, 60 billion, 32 billion, 30,000, 2.50."""
+    for size, word in ((10**12, "trillion"), (10**9, "billion"), (10**6, "million")):
+        if abs(value) >= size and (scaled or value % (size // 1000) == 0):
+            return f"{_plain(value / size)} {word}"
+    return _plain(value, 0 if scaled else places)
+
+
+def render(q: Quantity) -> str:
+    """A quantity in English: US$60 billion, 32 billion, 1 million, 25×, 73.7%, 1/10, March 27, 2026."""
+    if q.kind == "date":
+        month = MONTHS[q.month - 1] if q.month else ""
+        if month and q.day and q.year:
+            return f"{month} {q.day}, {q.year}"
+        if month and q.day:
+            return f"{month} {q.day}"
+        if month and q.year:
+            return f"{month} {q.year}"
+        return str(q.year or month)
+    assert q.value is not None
+    if q.kind == "fraction":
+        return re.sub(r"\s+", "", q.text) if q.text[:1].isdigit() else f"{_plain(q.value)}%"
+    amount = render_amount(q.value, q.places, q.scaled)
+    if q.kind == "money":
+        return ("US$" if q.currency == "USD" else "CN¥") + amount
+    if q.kind == "percent":
+        return f"{amount}%"
+    if q.kind == "factor":
+        return f"{amount}×"
+    if q.kind == "ordinal":
+        n = int(q.value)
+        if q.measure in ORDINAL_NOUNS:
+            return f"{ORDINAL_NOUNS[q.measure]} {n}"  # 第 42 行 → line 42
+        suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+        return f"{n}{suffix}"
+    return amount
+
+
+def renderings(text: str) -> list[tuple[str, str]]:
+    """(as written, in English) for every quantity of ``text`` whose English differs from it and
+    says more than its digits: a magnitude, a currency, a factor, a date."""
+    pairs = []
+    for q in quantities(text):
+        if (q.kind == "number" and not q.scaled) or q.kind == "ordinal":
+            continue  # 三 = 3 tells no one anything
+        english = render(q)
+        if english != q.text and (q.text, english) not in pairs:
+            pairs.append((q.text, english))
+    return pairs
+
+
+__all__ = ["MONTHS", "Quantity", "quantities", "render", "render_amount", "renderings", "same_quantity",
+           "unsupported_quantities"]  # fmt: skip

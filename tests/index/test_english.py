@@ -1,0 +1,92 @@
+"""index/english.py: the English line, from Chinese answer units and a Chinese → English lexicon."""
+
+from __future__ import annotations
+
+import re
+
+from index.english import EnglishUnit, english_line, key_terms, render_clause
+
+CJK = re.compile(r"[\u3400-\u9fff]")
+LEXICON = {
+    "收购": "acquisition", "优先权": "priority", "握有": "hold", "价格": "price", "输入": "input",
+    "输出": "output", "发布": "release", "报告": "report", "技术": "technology", "基准测试": "benchmark",
+    "对比": "comparison", "行业": "industry", "顶尖": "top", "传闻": "rumor", "属实": "true", "原罪": "original sin",
+    "套壳": "wrapper", "透明度": "transparency", "合成数据": "synthetic data", "规模": "scale", "算力": "compute",
+    "用": "use", "翻": "grow", "启示": "lesson", "马斯克": "Elon Musk",
+}  # fmt: skip
+
+
+def line(*units: EnglishUnit, question: str = "") -> str:
+    text = english_line(question, units, LEXICON)
+    assert not CJK.search(text), text
+    return text
+
+
+def test_a_sum_with_its_magnitude_and_currency() -> None:
+    text = line(EnglishUnit("马斯克握有 600 亿美元收购 Acme 的优先权。", ("五、收购",)))
+    assert "US$60 billion" in text and "Acme" in text and "Elon Musk" in text
+    assert "$600" not in text.replace("US$60 billion", "")
+
+
+def test_prices_keep_which_is_which() -> None:
+    text = line(EnglishUnit("价格上，每百万 token 输入 15 美元、输出 2.50 美元。"))
+    assert "input US$15" in text and "output US$2.50" in text and "1 million token" in text
+
+
+def test_a_date() -> None:
+    assert "March 27, 2026" in line(EnglishUnit("Acme 在 2026 年 3 月 27 日发布技术报告。"))
+
+
+def test_a_table_row_with_its_header() -> None:
+    row = EnglishUnit(
+        "SWE-bench Multilingual\t73.7%\t行业顶尖",
+        header=("基准测试", "Widget 2.5", "对比"),
+        cells=("SWE-bench Multilingual", "73.7%", "行业顶尖"),
+    )
+    assert line(row) == "SWE-bench Multilingual: Widget 2.5 73.7%, comparison industry top."
+
+
+def test_a_cell_with_a_parenthesis() -> None:
+    row = EnglishUnit("", header=("基准测试", "Widget"), cells=("Bench v3.1", "63.2%（最高 64.8%）"))
+    assert "63.2%" in line(row) and "64.8%" in line(row)
+
+
+def test_a_term_goes_by_the_english_name_the_text_gives_it() -> None:
+    text = line(EnglishUnit("• 定向 RL（Directed RL）：合成数据规模翻 25 倍。"))
+    assert "Directed RL" in text and "25×" in text and "synthetic data scale" in text
+
+
+def test_a_plain_clause_the_question_asks_about() -> None:
+    unit = EnglishUnit("我先说结论：传闻属实，而且官方压根没打算藏。", ("一、传闻",))
+    assert line(unit, question="Is the rumor true?") == "Rumor true."
+
+
+def test_an_opinion_says_what_it_is_about() -> None:
+    unit = EnglishUnit("「套壳」不是原罪，「只会套壳」才是，透明度正在变成护城河。", ("四、套壳有问题吗？",))
+    text = line(unit, question="Why is a wrapper no sin?")
+    assert text.startswith("The quoted passage, from section 4")
+    assert "wrapper" in text and "original sin" in text
+
+
+def test_a_lost_negation_keeps_its_clause_out() -> None:
+    rendered, _ = render_clause("Acme 并非占 85% 份额", LEXICON)
+    assert rendered == ""
+
+
+def test_a_name_the_question_already_says_is_no_answer() -> None:
+    _, news = render_clause("Acme 用了算力", LEXICON, frozenset({"acme"}))
+    assert not news
+
+
+def test_the_units_the_question_names_come_first() -> None:
+    first = EnglishUnit("Acme 用了 3 万个 GPU。")
+    second = EnglishUnit("价格上，输入 15 美元。")
+    assert line(first, second, question="What is the input price?").startswith("Input US$15; Acme, 30,000, GPU")
+
+
+def test_key_terms() -> None:
+    assert key_terms("马斯克握有优先权，Acme 的传闻", LEXICON) == ["Elon Musk", "hold", "priority", "Acme"]
+
+
+def test_no_units_no_line() -> None:
+    assert english_line("anything?", [], LEXICON) == ""
