@@ -24,6 +24,7 @@ BENCHMARKS: dict[str, str] = {
     "cli": "bench.cli",
     "scale": "bench.scale",
     "bot": "bench.bot",
+    "ablation": "bench.ablation",
 }
 
 

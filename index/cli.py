@@ -76,13 +76,34 @@ def _parser() -> argparse.ArgumentParser:
             )
 
     ev = sub.add_parser("eval", parents=[common], help="retrieval and answer metrics on a question file")
-    ev.add_argument("file", type=Path, nargs="+", help="question files (JSONL), scored as one set")
+    ev.add_argument("file", type=Path, nargs="*", help="question files (JSONL), scored as one set")
+    ev.add_argument(
+        "--public",
+        metavar="NAME",
+        action="append",
+        help="a public set by the outside checks' protocol (xquad-heldout, xquad-train, xquad-dev, cmrc-heldout, "
+        "cmrc-train); its corpus is indexed under var/public/NAME",
+    )
+    ev.add_argument("--public-dir", type=Path, metavar="DIR", help="the public sets (default ../shared/eval/public)")
     ev.add_argument("--k", type=int, default=5, metavar="N")
     ev.add_argument("--json", action="store_true")
     ev.add_argument("--compare", action="store_true", help="every bundled embedder × dense/lexical/hybrid")
     ev.add_argument("--failures", action="store_true", help="list the questions that failed")
+    ev.add_argument(
+        "--llm", action="store_true", help="also answer through the configured LLM (LLM_*), reported beside extractive"
+    )
 
     sub.add_parser("chat", parents=[common], help="interactive: ask questions in the terminal")
+
+    tr = sub.add_parser("train", help="train the answer model on the public sets (reproducible; minutes)")
+    tr.add_argument("--public-dir", type=Path, metavar="DIR", help="the public sets (default ../shared/eval/public)")
+    tr.add_argument(
+        "--work", type=Path, default=Path("var/train"), metavar="DIR", help="where training corpora are indexed"
+    )
+    tr.add_argument("--output", type=Path, metavar="FILE", help="model file (default: the package's)")
+
+    local = sub.add_parser("local-model", parents=[common], help="assemble the local GGUF model (needs network)")
+    local.add_argument("--cache", type=Path, default=Path("var/models"), metavar="DIR", help="where to keep it")
     return parser
 
 
@@ -103,7 +124,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         settings = _settings(args)
         from index import commands
 
-        return int(getattr(commands, args.command)(args, settings) or EXIT_OK)
+        return int(getattr(commands, args.command.replace("-", "_"))(args, settings) or EXIT_OK)
     except (InputError, IndexLoadError, EmbedderError) as error:
         print(f"error: {error}", file=sys.stderr)
         return exit_code(error)

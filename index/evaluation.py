@@ -8,7 +8,8 @@ relevant if it contains one) and facts (the answer is right if it contains one);
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+import re
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Literal
 
@@ -28,6 +29,8 @@ class EvalQuestion(BaseModel):
     q: str
     gold: list[str] = Field(default_factory=list)
     facts: list[str] = Field(default_factory=list)
+    # our extension: the facts in English, for the English line an English answer opens with
+    facts_en: list[str] = Field(default_factory=list)
     # our extension of the format: the earlier question(s) of a follow-up, one per line, oldest first
     context: str | None = None
 
@@ -44,6 +47,12 @@ class Metrics(BaseModel):
     abstention_out: float | None = None
     abstention_hard_out: float | None = None
     false_abstention: float = 0.0
+    # the English line (English questions with facts_en): it holds an English fact and no Chinese
+    english_line: float | None = None
+    # the same, of the questions whose quote holds a Chinese fact: the rendering, given the right sentence
+    english_rendering: float | None = None
+    english_line_cjk: float | None = None  # share of English answers whose opening line has Chinese
+    magnitude_errors: int | None = None  # opening lines stating a number the cited quotes don't
 
 
 class Failure(BaseModel):
@@ -111,11 +120,63 @@ def _metrics(pairs: list[tuple[EvalQuestion, AskResult]], chunk_text: Callable[[
             sum(1 for q, c in cited if _relevant(chunk_text(c.chunk_id), q.gold)) / len(cited) if cited else 0.0
         )
         metrics.false_abstention = sum(1 for _, r in answerable if r.abstained) / n
+    _english_line_metrics(metrics, answerable)
     for kind, field in (("out", "abstention_out"), ("hard_out", "abstention_hard_out")):
         group = [r for q, r in pairs if q.type == kind]
         if group:
             setattr(metrics, field, sum(1 for r in group if r.abstained) / len(group))
     return metrics
+
+
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_QUOTED = re.compile(r"“[^”]*”|「[^」]*」|\"[^\"]*\"")
+
+
+def opening_line(answer: str) -> str:
+    return answer.strip().split("\n", 1)[0]
+
+
+def is_english_line(line: str) -> bool:
+    """No Chinese outside quotation marks (a quoted name may be Chinese)."""
+    return bool(line.strip()) and not _CJK.search(_QUOTED.sub("", line))
+
+
+def holds_english_fact(line: str, facts_en: list[str]) -> bool:
+    lowered = line.lower()
+    return is_english_line(line) and any(f.lower() in lowered for f in facts_en)
+
+
+def _cited_texts(result: AskResult) -> list[str]:
+    """The passages an answer cites, with their sections (a heading may be rendered too)."""
+    cited = {c.chunk_id for c in result.citations}
+    texts = [f"{p.section}\n{p.text}" for p in result.passages if p.chunk_id in cited]
+    return texts or [c.quote for c in result.citations]
+
+
+def _english_line_metrics(metrics: Metrics, answerable: list[tuple[EvalQuestion, AskResult]]) -> None:
+    english = [(q, r) for q, r in answerable if q.lang == "en"]
+    if not english:
+        return
+    from index.numbers import unsupported_quantities
+
+    answered = [(q, r) for q, r in english if not r.abstained]
+    if answered:
+        lines = [opening_line(r.answer) for _, r in answered]
+        metrics.english_line_cjk = sum(1 for line in lines if not is_english_line(line)) / len(lines)
+        metrics.magnitude_errors = sum(
+            1 for (_, r), line in zip(answered, lines, strict=True)
+            if unsupported_quantities(_QUOTED.sub("", re.sub(r"\[\d+\]", "", line)), _cited_texts(r))
+        )  # fmt: skip
+    with_facts = [(q, r) for q, r in english if q.facts_en]
+    if with_facts:
+        metrics.english_line = sum(
+            1 for q, r in with_facts if not r.abstained and holds_english_fact(opening_line(r.answer), q.facts_en)
+        ) / len(with_facts)
+        right = [(q, r) for q, r in with_facts if any(f in c.quote for c in r.citations for f in q.facts)]
+        if right:
+            metrics.english_rendering = sum(
+                1 for q, r in right if holds_english_fact(opening_line(r.answer), q.facts_en)
+            ) / len(right)
 
 
 def _first_relevant(question: EvalQuestion, result: AskResult) -> int | None:
@@ -150,6 +211,8 @@ COLUMNS = [
     ("abst out", "abstention_out"),
     ("abst hard", "abstention_hard_out"),
     ("false abst", "false_abstention"),
+    ("en line", "english_line"),
+    ("en render", "english_rendering"),
 ]
 
 
@@ -165,8 +228,77 @@ def table(rows: list[tuple[str, str, Metrics]], label: str = "setting") -> str:
 
 
 def _fmt(value: float | None) -> str:
-    return "–" if value is None else f"{value:.2f}"
+    return "–" if value is None else str(value) if isinstance(value, int) else f"{value:.2f}"
 
 
 def report_json(report: Report) -> str:
     return json.dumps(report.model_dump(), ensure_ascii=False)
+
+
+# -- the public sets' protocol (../shared/eval/public/README.md) -----------------------------------
+
+
+class PublicMetrics(BaseModel):
+    questions: int = 0
+    answerable: int = 0
+    retrieved_at_1: float = 0.0
+    retrieved_at_5: float = 0.0
+    answered: float = 0.0  # the answer holds the gold span (white space ignored) and did not abstain
+    false_abstention: float = 0.0
+    near_topic: int = 0
+    near_abstention: float | None = None  # questions of a paragraph left out of the corpus, declined
+    off_topic: int = 0
+    off_abstention: float | None = None  # questions of articles not in the corpus, declined
+
+
+def _squeezed(text: str) -> str:
+    return "".join(text.split())
+
+
+def public_row(gold: Sequence[str], result: AskResult) -> dict[str, bool]:
+    """How one answer did: retrieved at 1 and 5, answered, abstained."""
+    spans = [_squeezed(g) for g in gold if g.strip()]
+    found = [any(g in _squeezed(p.text) for g in spans) for p in result.passages]
+    answered = not result.abstained and any(g in _squeezed(result.answer) for g in spans)
+    return {"r1": found[:1] == [True], "r5": any(found[:5]), "answered": answered, "abstained": result.abstained}
+
+
+def public_metrics(rows: Sequence[tuple[str, dict[str, bool]]]) -> PublicMetrics:
+    """Metrics over (kind, public_row) pairs; kind is in / near / off."""
+    answerable = [r for kind, r in rows if kind == "in"]
+    near = [r for kind, r in rows if kind == "near"]
+    off = [r for kind, r in rows if kind == "off"]
+    metrics = PublicMetrics(questions=len(rows), answerable=len(answerable), near_topic=len(near), off_topic=len(off))
+    if answerable:
+        n = len(answerable)
+        metrics.retrieved_at_1 = sum(r["r1"] for r in answerable) / n
+        metrics.retrieved_at_5 = sum(r["r5"] for r in answerable) / n
+        metrics.answered = sum(r["answered"] for r in answerable) / n
+        metrics.false_abstention = sum(r["abstained"] for r in answerable) / n
+    if near:
+        metrics.near_abstention = sum(r["abstained"] for r in near) / len(near)
+    if off:
+        metrics.off_abstention = sum(r["abstained"] for r in off) / len(off)
+    return metrics
+
+
+PUBLIC_COLUMNS = [
+    ("ret@1", "retrieved_at_1"),
+    ("ret@5", "retrieved_at_5"),
+    ("answered", "answered"),
+    ("false abst", "false_abstention"),
+    ("near abst", "near_abstention"),
+    ("off abst", "off_abstention"),
+]
+
+
+def public_table(rows: list[tuple[str, str, PublicMetrics]], label: str = "set") -> str:
+    head = f"| {label} | lang | n in | n near | n off | " + " | ".join(name for name, _ in PUBLIC_COLUMNS) + " |"
+    rule = "|" + "---|" * (len(PUBLIC_COLUMNS) + 5)
+    lines = [head, rule]
+    for name, lang, m in rows:
+        cells = [_fmt(getattr(m, attr)) for _, attr in PUBLIC_COLUMNS]
+        lines.append(
+            f"| {name} | {lang} | {m.answerable} | {m.near_topic} | {m.off_topic} | " + " | ".join(cells) + " |"
+        )
+    return "\n".join(lines)

@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from index.chunking import Chunk
+
 
 class Citation(BaseModel):
     n: int
@@ -18,15 +20,10 @@ class Citation(BaseModel):
     quote: str
 
 
-class Passage(BaseModel):
+class Passage(Chunk):
+    """A retrieved chunk: its rank among the question's passages and the score that ranked it."""
+
     rank: int
-    chunk_id: str
-    doc_id: str
-    section: str
-    paragraphs: list[int]
-    start: int
-    end: int
-    text: str
     score: float
 
 
@@ -47,6 +44,9 @@ class AskResult(BaseModel):
     timings_ms: dict[str, float] = Field(default_factory=dict)
     kind: Literal["extractive", "overview", "abstained", "generative"] = "extractive"
     generator: str = "extractive"  # "extractive" or "llm:<model>": which path wrote the answer
+    # with an LLM configured: "shown" (its answer is the answer), "abstained", or why it was not used
+    # ("ungrounded: number not in the cited passages: …", "timeout: …"); None when none was asked
+    generation: str | None = None
     nearest_sections: list[str] = Field(default_factory=list)
     sources: list[SourceInfo] = Field(default_factory=list)
     index_version: str = ""

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel, ValidationError
 
 from index import __version__
-from index.chunking import SECTION_SEPARATOR, Chunk
+from index.chunking import SECTION_SEPARATOR, Chunk, Kind, classify_paragraphs
 from index.corpus import DocumentMeta
 from index.errors import IndexLoadError
 
@@ -170,6 +170,20 @@ class StoredIndex:
             top = chunk.section.split(SECTION_SEPARATOR)[0]
             sections.setdefault(chunk.doc_id, {}).setdefault(top, []).append(i)
         return sections
+
+    @cached_property
+    def header_chunks(self) -> frozenset[int]:
+        """The chunks that hold only a document's title and byline lines (chunking keeps them apart):
+        answered from metadata, never quoted as an answer. Made on first use, once per loaded version."""
+        titles = {d.meta.doc_id: d.meta.title for d in self.manifest.documents}
+        found = set()
+        for i, chunk in enumerate(self.chunks):
+            first = i == 0 or self.chunks[i - 1].doc_id != chunk.doc_id
+            if first and chunk.section == titles.get(chunk.doc_id):
+                kinds = {p.kind for p in classify_paragraphs(chunk.text, chunk.section)}
+                if kinds <= {Kind.TITLE, Kind.BYLINE}:
+                    found.add(i)
+        return frozenset(found)
 
     def sentences_of(self, chunk: int) -> range:
         """The positions of a chunk's sentences (empty for a chunk that has none)."""

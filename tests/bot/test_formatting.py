@@ -25,7 +25,7 @@ from bot.formatting import (
     split_text,
     truncate,
 )
-from index.answer import abstain_text
+from index.answering.decline import decline_text
 from index.models import AskResult, Citation, SourceInfo
 
 MARKER = re.compile(r"\[\d+\]")
@@ -197,7 +197,7 @@ def test_an_abstention_says_so_and_lists_the_nearest_sections() -> None:
     sections = ["三、性能怎么样？值不值", "六、对行业的启示"]
     result = AskResult(
         question="今天上海的天气怎么样？",
-        answer=abstain_text("zh", sections),
+        answer=decline_text("zh", sections),
         abstained=True,
         language="zh",
         nearest_sections=sections,

@@ -4,6 +4,7 @@ and mention safety. The session's shared bot; every test uses its own users."""
 from __future__ import annotations
 
 import json
+import re
 
 from tests.e2e.harness import (
     ACK_DEADLINE,
@@ -55,7 +56,10 @@ def test_ask_in_english(bot: BotUnderTest) -> None:
     embed = _answer_embed(edit.json)
     assert embed["title"] == VERIFIED_EN
     assert "70.2%" in embed["description"]
-    assert embed["description"].startswith("The article says")
+    # it opens in English (the fact rendered, no Chinese), then quotes the Chinese original
+    opening = embed["description"].split("\n")[0]
+    assert "70.2%" in opening and not re.search(r"[\u4e00-\u9fff]", opening), opening
+    assert "Quoted from the Chinese original" in embed["description"]
     assert any(SECTION in f["name"] and "¶26" in f["name"] for f in embed["fields"]), embed["fields"]
 
 

@@ -6,8 +6,8 @@ import threading
 
 import pytest
 
+from index.answering.understand import understand
 from index.engine import Engine
-from index.lexical import tokenize
 from index.store import IndexLoadError, current_version
 from index.text import QuestionError
 from tests.index.support import ADDED_SENTENCE
@@ -137,20 +137,20 @@ def test_english_questions_are_steered_toward_their_translation(engine) -> None:
     retriever = engine.snapshot.retriever
     question = "By how much did they scale up the synthetic data?"
     assert "合成" in retriever.translation(question.lower().split())
-    steered, own = engine._query_vectors(question, tokenize(question), None, retriever, "en")
+    steered, own = engine._query_vectors(understand(question), retriever)
     assert np.isclose(np.linalg.norm(steered), 1.0) and np.isclose(np.linalg.norm(own), 1.0)
     [alone] = engine.embedder.encode_queries([question])
     assert np.allclose(own, alone, atol=1e-5)  # abstention judges the question's own vector
     assert float(steered @ own) < 0.999  # retrieval uses a different one
     words = retriever.translation(question.lower().split())
     assert set(words) <= set(engine._word_vectors)  # each word embedded once, then kept
-    again, _ = engine._query_vectors(question, tokenize(question), None, retriever, "en")
+    again, _ = engine._query_vectors(understand(question), retriever)
     assert np.allclose(again, steered, atol=1e-6)
-    chinese, chinese_own = engine._query_vectors(SWE_ZH, tokenize(SWE_ZH), None, retriever, "zh")
-    assert chinese is chinese_own
+    chinese, chinese_own = engine._query_vectors(understand(SWE_ZH), retriever)
+    assert np.array_equal(chinese, chinese_own)
     who = "Who is Michael Truell?"
-    untranslatable, same = engine._query_vectors(who, tokenize(who), None, retriever, "en")
-    assert untranslatable is same
+    untranslatable, same = engine._query_vectors(understand(who), retriever)
+    assert np.array_equal(untranslatable, same)
 
 
 def test_a_generated_answer_streams_to_on_partial(engine) -> None:  # type: ignore[no-untyped-def]

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from index import answer as answers
+from index.answering.compose import MAX_ANSWER_CHARS, widen
 from index.followup import asks_only_for_more, leans_on_context, refers_back
 from index.lexical import tokenize
-from tests.index.test_answer import SWE_ZH, check_citations
+from tests.index.test_answers import SWE_ZH, check_citations
 
 
 @pytest.mark.parametrize(
@@ -112,15 +112,15 @@ def test_asking_for_more_continues_the_latest_question_with_a_subject(engine) ->
 def test_widen_adds_the_nearest_sentences_of_the_passage_that_fit(engine) -> None:  # type: ignore[no-untyped-def]
     stored = engine.snapshot.stored
     best = next(i for i, s in enumerate(stored.sentences) if stored.sentence_text(s).startswith("这种级别的站台"))
-    wider = answers.widen(stored, [best])
+    wider = widen(stored, [best])
     assert best in wider and wider == list(range(wider[0], wider[-1] + 1)) and len(wider) > 1
     assert {stored.sentences[i].chunk for i in wider} == {stored.sentences[best].chunk}
-    assert sum(len(stored.sentence_text(stored.sentences[i])) for i in wider) <= answers.MAX_ANSWER_CHARS
-    assert answers.widen(stored, [best], limit=10) == [best]  # nothing more fits
+    assert sum(len(stored.sentence_text(stored.sentences[i])) for i in wider) <= MAX_ANSWER_CHARS
+    assert widen(stored, [best], limit=10) == [best]  # nothing more fits
     lead = best + 1
     assert stored.sentence_text(stored.sentences[lead]) == "背后的关系很复杂："
     room = sum(len(stored.sentence_text(stored.sentences[i])) for i in (best, lead))
-    assert answers.widen(stored, [best], limit=room) == [best]  # not ended on a lead-in without its list
+    assert widen(stored, [best], limit=room) == [best]  # not ended on a lead-in without its list
 
 
 @pytest.mark.parametrize(

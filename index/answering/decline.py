@@ -1,0 +1,46 @@
+"""What a decline says: that the article doesn't answer, the nearest sections, and — only when it
+was checked — the names of the question that no passage writes in any form."""
+
+from __future__ import annotations
+
+import re
+
+from index.answering.features import Terms
+from index.chunking import SECTION_SEPARATOR
+from index.lexical import EN_STOPWORDS, tokenize
+from index.text import LATIN_WORD
+
+_SENTENCE_START = re.compile(r"(?:^|[.!?:。！？：]\s*)[^A-Za-z0-9]*(?=[A-Za-z])")
+
+
+def names(question: str) -> list[str]:
+    """The Latin-script words of a question that name something: capitalised (not as its first
+    word) or with a digit (Bitcoin, GPT-4, iPhone); never "I" or a function word."""
+    starts = {m.end() for m in _SENTENCE_START.finditer(question)}
+    return [
+        m.group(0)
+        for m in LATIN_WORD.finditer(question)
+        if len(m.group(0)) > 1
+        and m.group(0).lower() not in EN_STOPWORDS
+        and m.start() not in starts
+        and (m.group(0)[0].isupper() or any(c.isdigit() for c in m.group(0)))
+    ]
+
+
+def unmentioned(question: str, terms: Terms) -> tuple[str, ...]:
+    """The question's names none of whose words the corpus has, itself or translated."""
+    absent = set(terms.absent)
+    return tuple(dict.fromkeys(n for n in names(question) if (words := tokenize(n)) and set(words) <= absent))
+
+
+def decline_text(language: str, sections: list[str], missing: tuple[str, ...] = ()) -> str:
+    listed = "；".join(s.replace(SECTION_SEPARATOR, " › ") for s in sections)
+    if language == "zh":
+        text = "文章没有提到这个问题，我无法从中找到答案。"
+        if missing:
+            text += f"（文章里没有出现 {'、'.join(missing)}。）"
+        return text + (f"最接近的章节：{listed}" if listed else "")
+    text = "The article doesn't say — I couldn't find an answer to that in it."
+    if missing:
+        text += f" (No passage mentions {', '.join(missing)}.)"
+    return text + (f" Nearest sections: {listed}" if listed else "")

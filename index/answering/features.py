@@ -1,0 +1,206 @@
+"""Features of answer candidates and of the question as a whole: what the learned scorer and gate
+read. Pure functions of the question's terms, the retrieval outcome and the stored index.
+
+Every feature is relative to the question or its retrieval (a gap to the best candidate, a share of
+the question's weighted words), so that a model trained on other articles reads ours the same way.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from index.answering.question_type import ASKED, HELD, asked_vector, held_vector
+from index.lexical import tokenize
+from index.retrieval import Retriever, SearchOutcome
+from index.store import StoredIndex
+
+_HAN_RUN = re.compile(r"[\u3400-\u9fff]+")
+_LATIN_TOKEN = re.compile(r"[a-z0-9]")
+
+
+@lru_cache(maxsize=131072)
+def token_set(text: str) -> frozenset[str]:
+    """A text's tokens: jieba once per sentence, not once per question."""
+    return frozenset(tokenize(text))
+
+
+@lru_cache(maxsize=131072)
+def bigram_set(text: str) -> frozenset[str]:
+    """The Han character pairs of a text (CMRC-style questions reuse their sentence's wording)."""
+    return frozenset(run[i : i + 2] for run in _HAN_RUN.findall(text) for i in range(len(run) - 1))
+
+
+@dataclass(frozen=True)
+class Terms:
+    """A question's words as the corpus may write them, each weighted by its rarity."""
+
+    groups: tuple[frozenset[str], ...]  # each word (or phrase) with its forms the corpus has: itself, translations
+    weights: tuple[float, ...]  # idf of each group over the passages
+    absent: tuple[str, ...]  # words no form of which is in the corpus
+    words: int  # content words of the question
+    latin: frozenset[str]  # its Latin-script words and numbers the corpus has (names, years)
+    bigrams: frozenset[str]  # Han character pairs of a Chinese question
+
+    def share(self, tokens: frozenset[str]) -> float:
+        """The weighted share of the question's words a text holds (in any form)."""
+        total = sum(self.weights)
+        if total <= 0:
+            return 0.0
+        return sum(w for g, w in zip(self.groups, self.weights, strict=True) if g & tokens) / total
+
+    def count_share(self, tokens: frozenset[str]) -> float:
+        return sum(1 for g in self.groups if g & tokens) / len(self.groups) if self.groups else 0.0
+
+
+def question_terms(retriever: Retriever, question: str, tokens: Sequence[str], language: str) -> Terms:
+    lexical = retriever.lexical
+    vocabulary = lexical.vocabulary
+    n = max(1, len(lexical))
+    groups: list[frozenset[str]] = []
+    absent: list[str] = []
+    words = [t for t in dict.fromkeys(tokens) if not re.fullmatch(r"[\d.,%]+|\w", t)]
+    for token in words:
+        forms = frozenset(f for f in (token, *retriever.translation([token])) if f in vocabulary)
+        if forms:
+            groups.append(forms)
+        else:
+            absent.append(token)
+    # a phrase's translation ("steel plate" → 钢板) is a word of its own
+    seen = frozenset().union(*groups) if groups else frozenset()
+    groups += [
+        frozenset([f]) for f in dict.fromkeys(retriever.expand(list(tokens))) if f in vocabulary and f not in seen
+    ]
+    weights = tuple(math.log((n + 1) / (max(lexical.document_frequency(f) for f in g) + 0.5)) for g in groups)
+    latin = frozenset(t for t in tokens if _LATIN_TOKEN.match(t) and t in vocabulary)
+    bigrams = bigram_set(question) if language == "zh" else frozenset()
+    return Terms(tuple(groups), weights, tuple(absent), len(words), latin, bigrams)
+
+
+CANDIDATE_FEATURES = (
+    "cos",
+    "cos_gap",
+    "cos_rank",
+    "passage_rank",
+    "passage_fused_ratio",
+    "passage_dense_gap",
+    "passage_lexical_ratio",
+    "lex",
+    "lex_gap",
+    "lex_count",
+    "lex_prev",
+    "lex_next",
+    "lex_passage",
+    "bigram",
+    "bigram_gap",
+    "bigram_prev",
+    "bigram_next",
+    "latin",
+    "length",
+    "first_in_passage",
+    "last_in_passage",
+    "best_in_passage",
+    "novel",
+    "english",
+    *(f"asks_{name}" for name in (*ASKED, "other")),
+    *(f"holds_{name}" for name in HELD),
+)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """An answer unit: a sentence (a table row, a list item) of a retrieved passage."""
+
+    sentence: int  # position in the index's sentence list
+    passage_rank: int  # 0 for the best passage
+
+
+def candidate_matrix(
+    stored: StoredIndex,
+    outcome: SearchOutcome,
+    candidates: Sequence[Candidate],
+    terms: Terms,
+    question: str,
+    language: str,
+) -> np.ndarray:
+    """One row of CANDIDATE_FEATURES per candidate."""
+    if not candidates:
+        return np.zeros((0, len(CANDIDATE_FEATURES)), dtype=np.float32)
+    hits = outcome.hits
+    scores = outcome.sentence_scores
+    texts = [stored.sentence_text(stored.sentences[c.sentence]) for c in candidates]
+    tokens = [token_set(t) for t in texts]
+    cos = np.array([scores.get(c.sentence, 0.0) for c in candidates])
+    order = np.argsort(-cos, kind="stable")
+    cos_rank = np.empty(len(candidates))
+    cos_rank[order] = np.arange(len(candidates))
+    lex = np.array([terms.share(t) for t in tokens])
+    bigram = np.array([_bigram_share(terms, t) for t in texts])
+    top_fused = hits[0].score if hits else 1.0
+    top_dense = max((h.dense_adjusted for h in hits), default=0.0)
+    top_lexical = max((h.lexical for h in hits), default=0.0)
+    asked = asked_vector(question)
+    english = 0.0 if language == "zh" else 1.0
+    question_tokens = frozenset().union(*terms.groups) if terms.groups else frozenset()
+    best_in_chunk: dict[int, float] = {}
+    for c, value in zip(candidates, cos, strict=True):
+        chunk = stored.sentences[c.sentence].chunk
+        best_in_chunk[chunk] = max(best_in_chunk.get(chunk, -1.0), float(value))
+    rows = []
+    for i, c in enumerate(candidates):
+        sentence = stored.sentences[c.sentence]
+        own = stored.sentences_of(sentence.chunk)
+        hit = hits[c.passage_rank]
+        previous = _neighbour(stored, c.sentence - 1, sentence.chunk)
+        following = _neighbour(stored, c.sentence + 1, sentence.chunk)
+        passage = token_set(stored.chunks[sentence.chunk].text)
+        content = [t for t in tokens[i] if not _LATIN_TOKEN.fullmatch(t)]
+        rows.append(
+            [
+                cos[i],
+                cos.max() - cos[i],
+                1.0 / (1.0 + cos_rank[i]),
+                float(c.passage_rank),
+                hit.score / top_fused if top_fused else 0.0,
+                top_dense - hit.dense_adjusted,
+                hit.lexical / top_lexical if top_lexical > 0 else 0.0,
+                lex[i],
+                lex.max() - lex[i],
+                terms.count_share(tokens[i]),
+                terms.share(token_set(previous)) if previous else 0.0,
+                terms.share(token_set(following)) if following else 0.0,
+                terms.share(passage),
+                bigram[i],
+                bigram.max() - bigram[i],
+                _bigram_share(terms, previous) if previous else 0.0,
+                _bigram_share(terms, following) if following else 0.0,
+                len(terms.latin & tokens[i]) / len(terms.latin) if terms.latin else 0.0,
+                math.log1p(len(texts[i])),
+                1.0 if c.sentence == own.start else 0.0,
+                1.0 if c.sentence == own.stop - 1 else 0.0,
+                1.0 if cos[i] >= best_in_chunk[sentence.chunk] else 0.0,
+                sum(1 for t in content if t not in question_tokens) / len(content) if content else 0.0,
+                english,
+                *asked,
+                *held_vector(texts[i]),
+            ]
+        )
+    return np.asarray(rows, dtype=np.float32)
+
+
+def _neighbour(stored: StoredIndex, sid: int, chunk: int) -> str:
+    """The text of a sentence of the same passage, or '' past its ends."""
+    if 0 <= sid < len(stored.sentences) and stored.sentences[sid].chunk == chunk:
+        return stored.sentence_text(stored.sentences[sid])
+    return ""
+
+
+def _bigram_share(terms: Terms, text: str) -> float:
+    if not terms.bigrams:
+        return 0.0
+    return len(terms.bigrams & bigram_set(text)) / len(terms.bigrams)

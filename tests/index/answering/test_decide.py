@@ -1,0 +1,51 @@
+"""The gate's features (index/answering/decide.py), on the synthetic index."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from index.answering.candidates import candidates
+from index.answering.decide import EVIDENCE, GATE_FEATURES, gate_vector, retrieval_evidence
+from index.answering.features import candidate_matrix, question_terms
+from index.lexical import tokenize
+from index.retrieval import Retriever
+from index.store import StoredIndex
+from tests.index.answering.support import hashed_vector
+
+COLUMN = {name: i for i, name in enumerate(GATE_FEATURES)}
+
+
+def features(stored: StoredIndex, retriever: Retriever, question: str, language: str = "zh") -> np.ndarray:
+    vector = hashed_vector(question)
+    outcome = retriever.search(vector, tokenize(question), 5, "hybrid", language)
+    found = candidates(stored, outcome)
+    terms = question_terms(retriever, question, tokenize(question), language)
+    matrix = candidate_matrix(stored, outcome, found, terms, question, language)
+    probabilities = np.linspace(0.9, 0.1, len(found))
+    evidence = retrieval_evidence(outcome, terms, stored.background, vector, language)
+    assert evidence.shape == (len(EVIDENCE),)
+    return gate_vector(probabilities, matrix, evidence)
+
+
+def test_gate_vector(stored: StoredIndex, retriever: Retriever) -> None:
+    row = features(stored, retriever, "夜班火车全程多少小时？")
+    assert row.shape == (len(GATE_FEATURES),) and np.isfinite(row).all()
+    assert row[COLUMN["best_probability"]] == np.float32(0.9)
+    assert row[COLUMN["probability_gap"]] > 0 and row[COLUMN["english"]] == 0
+    assert row[COLUMN["absent_share"]] == 0
+
+
+def test_words_the_corpus_lacks_raise_the_absent_share(stored: StoredIndex, retriever: Retriever) -> None:
+    row = features(stored, retriever, "比特币的区块链价格？")
+    assert row[COLUMN["absent_share"]] > 0.5
+
+
+def test_nothing_retrieved(stored: StoredIndex, retriever: Retriever) -> None:
+    from index.answering.features import Terms
+    from index.retrieval import SearchOutcome
+
+    empty = SearchOutcome([], {}, [], [])
+    terms = Terms((), (), (), 0, frozenset(), frozenset())
+    evidence = retrieval_evidence(empty, terms, stored.background, hashed_vector("x"), "en")
+    row = gate_vector(np.zeros(0), np.zeros((0, 0)), evidence)
+    assert row[COLUMN["best_probability"]] == 0 and row[COLUMN["english"]] == 1

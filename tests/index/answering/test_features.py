@@ -1,0 +1,78 @@
+"""Candidates and their features (index/answering/candidates.py, features.py), on the synthetic index."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from index.answering.candidates import candidates
+from index.answering.features import CANDIDATE_FEATURES, Terms, candidate_matrix, question_terms
+from index.lexical import tokenize
+from index.retrieval import Retriever, SearchOutcome
+from index.store import StoredIndex
+from tests.index.answering.support import hashed_vector, sentence_id
+
+COLUMN = {name: i for i, name in enumerate(CANDIDATE_FEATURES)}
+
+
+def search(retriever: Retriever, question: str, language: str = "zh") -> SearchOutcome:
+    return retriever.search(hashed_vector(question), tokenize(question), 5, "hybrid", language)
+
+
+def test_candidates_are_the_statements_of_the_best_passages(stored: StoredIndex, retriever: Retriever) -> None:
+    outcome = search(retriever, "夜班火车全程多少小时？")
+    found = candidates(stored, outcome, passages=2)
+    chunks = [h.chunk for h in outcome.hits[:2]]
+    assert {stored.sentences[c.sentence].chunk for c in found} <= set(chunks)
+    assert [c.passage_rank for c in found] == sorted(c.passage_rank for c in found)
+    texts = [stored.sentence_text(stored.sentences[c.sentence]) for c in found]
+    assert "二、火车" not in texts and "——测试文章：水果与火车" not in texts
+
+
+def test_question_terms_weigh_rare_words_and_know_what_is_absent(retriever: Retriever) -> None:
+    question = "夜班火车的卧铺和比特币多少钱？"
+    terms = question_terms(retriever, question, tokenize(question), "zh")
+    words = {next(iter(g)): w for g, w in zip(terms.groups, terms.weights, strict=True) if len(g) == 1}
+    assert "卧铺" in words and "比特" in terms.absent
+    assert terms.bigrams and "卧铺" in terms.bigrams
+    assert terms.share(frozenset(["卧铺"])) > 0 and terms.share(frozenset()) == 0
+
+
+def test_an_english_word_counts_through_its_translation(retriever: Retriever) -> None:
+    question = "How much does the train ticket cost?"
+    terms = question_terms(retriever, question, tokenize(question), "en")
+    assert any("火车" in group for group in terms.groups)
+    assert not terms.bigrams
+
+
+def test_feature_matrix(stored: StoredIndex, retriever: Retriever) -> None:
+    question = "夜班火车全程多少小时？"
+    outcome = search(retriever, question)
+    found = candidates(stored, outcome)
+    terms = question_terms(retriever, question, tokenize(question), "zh")
+    matrix = candidate_matrix(stored, outcome, found, terms, question, "zh")
+    assert matrix.shape == (len(found), len(CANDIDATE_FEATURES)) and np.isfinite(matrix).all()
+    answer = [c.sentence for c in found].index(sentence_id(stored, "夜班火车从北京开往上海"))
+    row = matrix[answer]
+    assert row[COLUMN["lex_gap"]] == 0 and row[COLUMN["lex"]] > 0  # it holds most of the question's words
+    assert row[COLUMN["bigram"]] == matrix[:, COLUMN["bigram"]].max()
+    assert row[COLUMN["asks_number"]] == 1 and row[COLUMN["holds_digit"]] == 1
+    assert matrix[:, COLUMN["cos_gap"]].min() == 0  # some candidate is the best by cosine
+    assert (matrix[:, COLUMN["english"]] == 0).all()
+
+
+def test_no_candidates_no_rows(stored: StoredIndex) -> None:
+    empty = SearchOutcome([], {}, [], [])
+    terms = Terms((), (), (), 0, frozenset(), frozenset())
+    assert candidate_matrix(stored, empty, [], terms, "?", "zh").shape == (0, len(CANDIDATE_FEATURES))
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_features_are_the_same_for_the_same_question(stored: StoredIndex, retriever: Retriever, language: str) -> None:
+    question = "车票价格是多少？" if language == "zh" else "What does the ticket cost?"
+    outcome = search(retriever, question, language)
+    found = candidates(stored, outcome)
+    terms = question_terms(retriever, question, tokenize(question), language)
+    one = candidate_matrix(stored, outcome, found, terms, question, language)
+    two = candidate_matrix(stored, outcome, found, terms, question, language)
+    assert np.array_equal(one, two)

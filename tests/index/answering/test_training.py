@@ -1,0 +1,40 @@
+"""The pure parts of training (index/answering/training.py): thresholds and the second unit's ratio."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from index.answering.training import Example, second_ratio_for, thresholds_for
+
+
+def test_thresholds_keep_false_abstention_at_the_rate_in_each_language() -> None:
+    rng = np.random.default_rng(0)
+    probabilities = rng.uniform(size=2000)
+    answerable = np.ones(2000, dtype=bool)
+    languages = np.array(["zh", "en"] * 1000)
+    found = thresholds_for(probabilities, answerable, languages, 0.05, np.ones(2000))
+    for language in ("zh", "en"):
+        scores = probabilities[languages == language]
+        assert (scores < found[language]).mean() <= 0.05
+
+
+def example(labels: list[bool]) -> Example:
+    return Example("q", "a", "xquad", "zh", "in", np.zeros((len(labels), 1)), np.array(labels), np.zeros(8))
+
+
+def test_the_second_ratio_is_where_seconds_stop_helping() -> None:
+    # second holds the answer (best doesn't) when the two are close; far behind, never
+    close = [(example([False, True]), np.array([0.5, 0.45]))] * 10
+    far = [(example([True, False]), np.array([0.9, 0.1]))] * 30
+    examples, probabilities = zip(*(close + far), strict=True)
+    ratio = second_ratio_for(list(examples), list(probabilities))
+    assert ratio == 0.9
+
+
+def test_weights_decide_the_threshold() -> None:
+    probabilities = np.array([0.1, 0.2, 0.3, 0.4])
+    answerable = np.ones(4, dtype=bool)
+    languages = np.array(["zh"] * 4)
+    light_first = thresholds_for(probabilities, answerable, languages, 0.25, np.array([1.0, 1.0, 1.0, 1.0]))
+    heavy_first = thresholds_for(probabilities, answerable, languages, 0.25, np.array([10.0, 1.0, 1.0, 1.0]))
+    assert light_first["zh"] == 0.2 and heavy_first["zh"] == 0.1
