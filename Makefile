@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 TORCH_SPEC ?= torch==2.13.0
 STAMP := $(VENV)/.installed
 
-.PHONY: chat check test run build lint bench clean local-model eval-llm
+.PHONY: chat check test run build lint bench clean local-model eval-llm train
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -32,6 +32,9 @@ build: $(STAMP)  ## (re)build the index
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check index bot tests bench
+
+train: $(STAMP)  ## refit the answer model on the public QA data and our dev sets (index/data/answer_model.json; ~30 min)
+	HF_HUB_OFFLINE=1 nice -n 5 $(PY) -m index train
 
 bench: $(STAMP)
 	HF_HUB_OFFLINE=1 $(PY) -m bench
