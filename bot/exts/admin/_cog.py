@@ -24,7 +24,6 @@ log = logging.getLogger(__name__)
 class AdminCog(commands.Cog):
     def __init__(self, bot: ArticleBot) -> None:
         self.bot = bot
-        self.rejected: str | None = None  # a broken version already reported
         self.watch_index.change_interval(seconds=bot.settings.poll_seconds)
 
     async def cog_load(self) -> None:
@@ -67,7 +66,6 @@ class AdminCog(commands.Cog):
 
     def _log(self, outcome: ReloadOutcome) -> None:
         if outcome.status == "rejected":
-            self.rejected = outcome.version
             log.error("index %s rejected, still serving %s: %s", outcome.version, outcome.serving, outcome.reason)
         elif outcome.status == "failed":
             log.error("index rebuild failed, still serving %s: %s", outcome.serving, outcome.reason)
@@ -84,7 +82,7 @@ class AdminCog(commands.Cog):
             return  # a /reindex is running and will swap itself
         try:
             async with self.bot.index_lock:
-                outcome = await asyncio.to_thread(reload_if_new, self.bot.engine, self.rejected)
+                outcome = await asyncio.to_thread(reload_if_new, self.bot.engine)
         except Exception:  # a failing poll must not stop the loop (tasks.loop ends on exceptions)
             log.exception("checking for a new index build failed")
             return
