@@ -22,7 +22,7 @@ from bot.delivery import NO_MENTIONS, respond_text
 from bot.feedback import FeedbackStore
 from bot.lifecycle import InFlight
 from bot.translations import CommandTranslator, language_of_locale
-from index.engine import Engine
+from index import Engine
 
 log = logging.getLogger(__name__)
 

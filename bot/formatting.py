@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import discord
 import regex
 
-from index.models import AskResult, Citation, SourceInfo
+from index import AskResult, Citation, SourceInfo
 
 # Discord's limits (characters), https://discord.com/developers/docs/resources/message#embed-object-embed-limits
 TITLE_LIMIT = 256

@@ -30,6 +30,9 @@ _EXPORTS: dict[str, str] = {
     "Citation": "index.models",
     "Passage": "index.models",
     "SourceInfo": "index.models",
+    "StoredIndex": "index.store",
+    # the article's outline (/article); the answer layer's, wherever that lives
+    "overview": "index.answer",
     # settings
     "IndexSettings": "index.config",
     "load_settings": "index.config",
@@ -62,6 +65,7 @@ _EXPORTS: dict[str, str] = {
 __all__ = ["__version__", *_EXPORTS]
 
 if TYPE_CHECKING:  # what type checkers and editors see (the same names); at run time __getattr__ loads them
+    from index.answer import overview  # noqa: F401
     from index.build import BuildResult, build_index  # noqa: F401
     from index.config import IndexSettings, describe_validation_error, load_settings  # noqa: F401
     from index.engine import Engine, PartialHandler  # noqa: F401
@@ -82,7 +86,7 @@ if TYPE_CHECKING:  # what type checkers and editors see (the same names); at run
     from index.llm_settings import LLMSettings, load_llm_settings  # noqa: F401
     from index.models import AskResult, Citation, Passage, SearchResult, SourceInfo  # noqa: F401
     from index.startup import open_engine  # noqa: F401
-    from index.store import current_version  # noqa: F401
+    from index.store import StoredIndex, current_version  # noqa: F401
     from index.text import detect_language, validate_question  # noqa: F401
 
 

@@ -17,8 +17,7 @@ from bot.delivery import Part
 from bot.feedback import AnswerRecord
 from bot.lifecycle import run_in_daemon_thread
 from bot.logs import QUESTIONS_LOGGER, question_line
-from index.engine import PartialHandler
-from index.models import AskResult
+from index import AskResult, PartialHandler
 
 if TYPE_CHECKING:
     from bot.client import ArticleBot

@@ -23,9 +23,7 @@ from bot.exts.ask._preview import Preview
 from bot.exts.ask._triggers import Trigger, classify
 from bot.feedback import feedback_view
 from bot.translations import _, language_of_locale
-from index.engine import PartialHandler
-from index.models import AskResult
-from index.text import QuestionError, detect_language
+from index import AskResult, PartialHandler, QuestionError, detect_language
 
 log = logging.getLogger(__name__)
 

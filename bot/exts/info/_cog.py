@@ -14,8 +14,7 @@ from bot import formatting, messages
 from bot.client import ArticleBot
 from bot.delivery import NO_MENTIONS, respond_text, send_retrying
 from bot.translations import _, language_of_locale
-from index.answer import overview
-from index.store import StoredIndex
+from index import StoredIndex, overview
 
 log = logging.getLogger(__name__)
 
