@@ -110,16 +110,15 @@ def test_off_topic_is_abstained(engine, question: str, says: str) -> None:  # ty
         "\u200bComposer\u200b 2.5 在 SWE-bench Verified 上的成绩是多少？\u200d",
         "**Composer 2.5** 在 _SWE-bench Verified_ 上的 `成绩` 是多少？",
         "```\nComposer 2.5 在 SWE-bench Verified 上的成绩是多少？\n```",
-        "<@1234567890> Composer 2.5 在 SWE-bench Verified 上的成绩是多少？",
         "   Composer 2.5 在 SWE-bench Verified 上的成绩是多少？？？   \n\n",
     ],
-    ids=["zero-width", "markdown", "code-fence", "mention", "whitespace"],
+    ids=["zero-width", "markdown", "code-fence", "whitespace"],
 )
 def test_messy_input_is_answered(engine, question: str) -> None:  # type: ignore[no-untyped-def]
     result = engine.ask(question)
     assert not result.abstained
     assert "70.2%" in result.answer
-    assert "\u200b" not in result.question and "`" not in result.question and "<@" not in result.question
+    assert "\u200b" not in result.question and "`" not in result.question
     check_citations(result, engine)
 
 

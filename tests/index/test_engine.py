@@ -56,7 +56,7 @@ def test_ask_reports_timings_version_and_sources(engine) -> None:  # type: ignor
     assert (source.doc_id, source.author, source.date) == ("composer-2-5", "Kate", "2026-05-20")
 
 
-@pytest.mark.parametrize("question", ["", "   ", "🙂🙂", "<@123>", "x" * 20_000])
+@pytest.mark.parametrize("question", ["", "   ", "🙂🙂", "`` **", "x" * 20_000])
 def test_unusable_questions_raise_question_error(engine, question: str) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(QuestionError):
         engine.ask(question)

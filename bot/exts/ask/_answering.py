@@ -14,6 +14,7 @@ import discord
 from bot import formatting
 from bot.conversation import Turn
 from bot.delivery import Part
+from bot.discord_text import without_discord_syntax
 from bot.feedback import AnswerRecord
 from bot.lifecycle import run_in_daemon_thread
 from bot.logs import QUESTIONS_LOGGER, question_line
@@ -56,10 +57,11 @@ class Answerer:
         ``on_partial`` sees a generated answer as it streams (called in that thread).
         Raises QuestionError for unusable questions."""
         context = previous.follow_up_context() if previous else None
+        question = without_discord_syntax(text)  # the engine knows no Discord syntax
         # A daemon thread rather than the default executor, whose threads the interpreter joins at
         # exit: a question stuck behind a rebuild must not hold up a shutdown.
         result = await run_in_daemon_thread(
-            lambda: self.bot.engine.ask(text, None, context, on_partial=on_partial), "ask"
+            lambda: self.bot.engine.ask(question, None, context, on_partial=on_partial), "ask"
         )
         return result, context
 
