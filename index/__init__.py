@@ -30,6 +30,7 @@ _EXPORTS: dict[str, str] = {
     "Citation": "index.models",
     "Passage": "index.models",
     "SourceInfo": "index.models",
+    "Conversation": "index.models",
     "StoredIndex": "index.store",
     # the article's outline (/article); the answer layer's, wherever that lives
     "overview": "index.answer",
@@ -84,7 +85,14 @@ if TYPE_CHECKING:  # what type checkers and editors see (the same names); at run
         exit_code,
     )
     from index.llm_settings import LLMSettings, load_llm_settings  # noqa: F401
-    from index.models import AskResult, Citation, Passage, SearchResult, SourceInfo  # noqa: F401
+    from index.models import (  # noqa: F401
+        AskResult,
+        Citation,
+        Conversation,
+        Passage,
+        SearchResult,
+        SourceInfo,
+    )
     from index.startup import open_engine  # noqa: F401
     from index.store import StoredIndex, current_version  # noqa: F401
     from index.text import detect_language, validate_question  # noqa: F401

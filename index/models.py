@@ -6,6 +6,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+# A follow-up's earlier questions, oldest first: what the bot and `chat` pass to Engine.ask.
+Conversation = tuple[str, ...]
+
 
 class Citation(BaseModel):
     n: int
