@@ -25,7 +25,7 @@ from index.embedding import Embedder, get_embedder
 from index.followup import asks_only_for_more, leans_on_context, refers_back
 from index.lexical import tokenize
 from index.llm_settings import LLMSettings
-from index.models import AskResult, Citation, Passage, SearchResult, SourceInfo
+from index.models import AskResult, Citation, Conversation, Passage, SearchResult, SourceInfo
 from index.retrieval import Hit, Mode, RetrievalParams, Retriever, SearchOutcome
 from index.smalltalk import small_talk, small_talk_reply
 from index.store import IndexLoadError, StoredIndex, current_version, load_current, load_version
@@ -218,17 +218,17 @@ class Engine:
         self,
         raw_question: str,
         k: int | None = None,
-        context: str | None = None,
+        context: Conversation | str | None = None,
         mode: Mode = "hybrid",
         use_llm: bool = True,
         on_partial: PartialHandler | None = None,
     ) -> AskResult:
-        """Answer a question; ``context`` is the previous question of a follow-up conversation.
+        """Answer a question; ``context`` is a follow-up's earlier questions, oldest first (or one per line).
         ``on_partial`` receives a generated answer's text as it streams (never an extractive one).
         Raises QuestionError for unusable input (empty, too long, no words)."""
         started = time.perf_counter()
         asked = validate_question(raw_question)
-        context = _clean_context(context)
+        context = _clean_context(context if isinstance(context, str | None) else "\n".join(context))
         language = detect_language(asked)
         # searched and answered as the article writes dates: "May 18" → "5 月 18 日"
         question = chinese_dates(asked)
