@@ -23,7 +23,7 @@ from bot.exts.ask._preview import Preview
 from bot.exts.ask._triggers import Trigger, classify
 from bot.feedback import feedback_view
 from bot.translations import _, language_of_locale
-from index import AskResult, PartialHandler, QuestionError, detect_language
+from index import AskResult, Conversation, PartialHandler, QuestionError, detect_language
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +43,7 @@ class Prepared:
     """An answer ready to send."""
 
     result: AskResult
-    context: str | None
+    context: Conversation
     answer_id: str
     parts: list[Part]
     view: discord.ui.View
