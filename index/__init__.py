@@ -45,6 +45,8 @@ _EXPORTS: dict[str, str] = {
     "build_index": "index.build",
     "BuildResult": "index.build",
     "current_version": "index.store",
+    # every sentence a user reads, in Chinese and English
+    "message": "index.messages",
     # questions
     "validate_question": "index.text",
     "detect_language": "index.text",
@@ -85,6 +87,7 @@ if TYPE_CHECKING:  # what type checkers and editors see (the same names); at run
         exit_code,
     )
     from index.llm_settings import LLMSettings, load_llm_settings  # noqa: F401
+    from index.messages import message  # noqa: F401
     from index.models import (  # noqa: F401
         AskResult,
         Citation,
