@@ -20,9 +20,8 @@ import discord
 from bot.config import BotSettings, load_bot_settings
 from bot.lifecycle import abandoned_workers
 from bot.logs import secrets_of, setup_logging
-from index.config import SettingsError
+from index import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, SettingsError
 
-EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
 log = logging.getLogger("bot")
 
 INVITE_PERMISSIONS = discord.Permissions(
@@ -105,9 +104,7 @@ def run(settings: BotSettings) -> int:
     from bot.client import configure_endpoints
     from bot.feedback import FeedbackStore
     from bot.runner import prepare_engine, serve
-    from index.corpus import CorpusError
-    from index.embedding import EmbedderError
-    from index.store import IndexLoadError
+    from index import CorpusError, EmbedderError, IndexLoadError
 
     configure_endpoints(settings)
     try:
@@ -124,7 +121,7 @@ def run(settings: BotSettings) -> int:
         return EXIT_FAILURE
     except KeyboardInterrupt:
         log.info("interrupted while starting")
-        return 130
+        return EXIT_INTERRUPTED
     except Exception:  # logged (through the token filter) rather than a raw traceback
         log.exception("can't start")
         return EXIT_FAILURE
@@ -132,7 +129,7 @@ def run(settings: BotSettings) -> int:
         code = asyncio.run(serve(settings, engine, store))
     except KeyboardInterrupt:
         log.info("interrupted")
-        code = 130
+        code = EXIT_INTERRUPTED
     except Exception:
         log.exception("the bot stopped on an unexpected error")
         code = EXIT_FAILURE

@@ -14,7 +14,6 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot import messages
 from bot.config import BotSettings
 from bot.conversation import ConversationMemory
 from bot.cooldown import SlidingWindowCooldown
@@ -22,7 +21,8 @@ from bot.delivery import NO_MENTIONS, respond_text
 from bot.feedback import FeedbackStore
 from bot.lifecycle import InFlight
 from bot.translations import CommandTranslator, language_of_locale
-from index.engine import Engine
+from index import Engine
+from index import message as phrase
 
 log = logging.getLogger(__name__)
 
@@ -141,7 +141,7 @@ class ArticleBot(commands.Bot):
     ) -> None:
         log.error("slash command %s failed", interaction.command and interaction.command.name, exc_info=error)
         try:
-            await respond_text(interaction, messages.went_wrong(language_of_locale(interaction.locale)))
+            await respond_text(interaction, phrase("went_wrong", language_of_locale(interaction.locale)))
         except Exception:
             log.exception("could not tell the user about the failure")
 

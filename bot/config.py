@@ -15,7 +15,7 @@ from typing import Annotated, Any
 from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from index.config import IndexSettings, SettingsError, describe_validation_error
+from index import IndexSettings, SettingsError, describe_validation_error
 
 DEFAULT_API_BASE_URL = "https://discord.com/api/v10"
 ENV_FILE = ".env"

@@ -1,7 +1,7 @@
 """Follow-up context: which question an answer message (or an answer thread) belongs to.
 
 A reply to one of the bot's answers, or a message in a thread the bot opened for an answer, is a
-follow-up: the engine gets the earlier question(s) as ``context`` so that "那价格呢？" after a
+follow-up: the engine gets the earlier question(s) as ``context`` (a Conversation) so that "那价格呢？" after a
 question about Composer 2.5 means Composer 2.5's price. The map is bounded (least recently used
 entries go first); the SQLite store keeps the same links across restarts.
 """
@@ -12,29 +12,43 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from index import Conversation
+
 CONTEXT_QUESTIONS = 3  # a follow-up sees at most this many earlier questions
 MAX_CONTEXT_CHARS = 1500  # the engine accepts up to 2000
 
 
 @dataclass(frozen=True)
 class Turn:
-    """One answered question and the context it was answered in."""
+    """One answered question and the conversation it was answered in."""
 
     question: str
-    context: str | None = None  # earlier questions, oldest first, one per line
+    context: Conversation = ()  # the earlier questions, oldest first
     answer_id: str | None = None
 
-    def follow_up_context(self) -> str:
+    def follow_up_context(self) -> Conversation:
         """The context for a question that follows this one: the last few questions, this one last."""
         return join_context(self.context, self.question)
 
 
-def join_context(context: str | None, question: str) -> str:
-    questions = [q for q in (context or "").split("\n") if q.strip()] + [" ".join(question.split())]
+def join_context(context: Conversation, question: str) -> Conversation:
+    questions = [q for q in context if q.strip()] + [" ".join(question.split())]
     questions = questions[-CONTEXT_QUESTIONS:]
     while len(questions) > 1 and len("\n".join(questions)) > MAX_CONTEXT_CHARS:
         questions.pop(0)  # the oldest question matters least
-    return "\n".join(questions)[-MAX_CONTEXT_CHARS:]
+    if len(questions[-1]) > MAX_CONTEXT_CHARS:
+        questions[-1] = questions[-1][-MAX_CONTEXT_CHARS:]
+    return tuple(questions)
+
+
+# The answers table keeps a conversation as one TEXT column, a question a line (questions are
+# single-line once cleaned): databases written before keep working.
+def stored_context(context: Conversation) -> str | None:
+    return "\n".join(context) or None
+
+
+def context_from_store(text: str | None) -> Conversation:
+    return tuple(q for q in (text or "").split("\n") if q.strip())
 
 
 class ConversationMemory:

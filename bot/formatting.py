@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 import discord
 import regex
 
-from index.models import AskResult, Citation, SourceInfo
+from index import AskResult, Citation, SourceInfo
+from index import message as phrase
 
 # Discord's limits (characters), https://discord.com/developers/docs/resources/message#embed-object-embed-limits
 TITLE_LIMIT = 256
@@ -219,7 +220,7 @@ def article_footer(sources: Sequence[SourceInfo], doc_ids: Sequence[str] = ()) -
 
 
 def nearest_sections_label(language: str) -> str:
-    return "最接近的章节" if language == "zh" else "Nearest sections"
+    return phrase("answer.nearest_sections", language)
 
 
 def answer_spec(result: AskResult) -> EmbedSpec:
@@ -238,7 +239,7 @@ def answer_spec(result: AskResult) -> EmbedSpec:
 
 def preview_embed(question: str, text: str, language: str) -> discord.Embed:
     """A generated answer while it is being written: one embed, its end marked as unfinished."""
-    footer = "正在生成回答…" if language == "zh" else "Writing the answer…"
+    footer = phrase("answer.writing", language)
     body = truncate(text.rstrip(), DESCRIPTION_LIMIT - 2) + " ▌"
     return pack_embeds(EmbedSpec(title=question, description=body, footer=footer))[0][0]
 

@@ -14,36 +14,21 @@ import discord
 from bot.client import ArticleBot
 from bot.config import BotSettings
 from bot.feedback import FeedbackStore
-from index.build import build_index
-from index.config import IndexSettings
-from index.engine import Engine
-from index.llm_settings import load_llm_settings
-from index.store import IndexLoadError, current_version
+from index import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, Engine, IndexSettings, load_llm_settings, open_engine
 
 log = logging.getLogger(__name__)
 
-EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
 STOP_TIMEOUT = 5.0
 RESTART_DELAY, MAX_RESTART_DELAY = 2.0, 60.0
 
 
 def prepare_engine(settings: IndexSettings) -> Engine:
-    """An Engine with the index loaded; builds the index first if there is none (or it is
-    unusable, e.g. built for another model). Blocking: call before the event loop starts."""
-    if current_version(settings.index_dir) is None:
-        log.info("no index in %s yet: building it first (this takes a little while) …", settings.index_dir)
-        log.info(build_index(settings, progress=False).summary(settings.index_dir))
+    """An Engine with the index and the model loaded, by the CLI's start-up path (index.open_engine):
+    builds the index first if there is none, and rebuilds one that can't be used (e.g. built for
+    another model) rather than not start. Blocking: call before the event loop starts."""
     llm = load_llm_settings()  # LLM_* unset: extractive answers only (a bad value stops the start)
-    engine = Engine(settings, llm=llm)
-    try:
-        engine.snapshot  # noqa: B018 -- load now: the first question shouldn't pay for it
-    except IndexLoadError as error:
-        log.warning("the index can't be used (%s); rebuilding it …", error)
-        log.info(build_index(settings, force=True, progress=False).summary(settings.index_dir))
-        engine = Engine(settings, llm=llm)
-    # Index and model load now (a still-broken index raises IndexLoadError to the caller),
-    # so that the first question isn't the slow one.
-    engine.warm_up()
+    # warm: the first question shouldn't be the slow one
+    engine = open_engine(settings, llm, report=log.info, rebuild_unusable=True, warm=True)
     log.info("serving index %s (%d chunks)", engine.snapshot.version, len(engine.snapshot.stored.chunks))
     return engine
 

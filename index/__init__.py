@@ -30,6 +30,10 @@ _EXPORTS: dict[str, str] = {
     "Citation": "index.models",
     "Passage": "index.models",
     "SourceInfo": "index.models",
+    "Conversation": "index.models",
+    "StoredIndex": "index.store",
+    # the article's outline (/article); the answer layer's, wherever that lives
+    "overview": "index.answering.about",
     # settings
     "IndexSettings": "index.config",
     "load_settings": "index.config",
@@ -41,6 +45,8 @@ _EXPORTS: dict[str, str] = {
     "build_index": "index.build",
     "BuildResult": "index.build",
     "current_version": "index.store",
+    # every sentence a user reads, in Chinese and English
+    "message": "index.messages",
     # questions
     "validate_question": "index.text",
     "detect_language": "index.text",
@@ -62,6 +68,7 @@ _EXPORTS: dict[str, str] = {
 __all__ = ["__version__", *_EXPORTS]
 
 if TYPE_CHECKING:  # what type checkers and editors see (the same names); at run time __getattr__ loads them
+    from index.answering.about import overview  # noqa: F401
     from index.build import BuildResult, build_index  # noqa: F401
     from index.config import IndexSettings, describe_validation_error, load_settings  # noqa: F401
     from index.engine import Engine, PartialHandler  # noqa: F401
@@ -80,9 +87,17 @@ if TYPE_CHECKING:  # what type checkers and editors see (the same names); at run
         exit_code,
     )
     from index.llm_settings import LLMSettings, load_llm_settings  # noqa: F401
-    from index.models import AskResult, Citation, Passage, SearchResult, SourceInfo  # noqa: F401
+    from index.messages import message  # noqa: F401
+    from index.models import (  # noqa: F401
+        AskResult,
+        Citation,
+        Conversation,
+        Passage,
+        SearchResult,
+        SourceInfo,
+    )
     from index.startup import open_engine  # noqa: F401
-    from index.store import current_version  # noqa: F401
+    from index.store import StoredIndex, current_version  # noqa: F401
     from index.text import detect_language, validate_question  # noqa: F401
 
 

@@ -268,7 +268,7 @@ def chat(args: argparse.Namespace, settings: IndexSettings) -> int:
         if not line.strip():
             continue
         try:
-            result = engine.ask(line, context="\n".join(earlier) or None)
+            result = engine.ask(line, context=tuple(earlier))
         except QuestionError as error:
             print(f"（{error}）")
             continue

@@ -8,6 +8,9 @@ from pydantic import BaseModel, Field
 
 from index.chunking import Chunk
 
+# A follow-up's earlier questions, oldest first: what the bot and `chat` pass to Engine.ask.
+Conversation = tuple[str, ...]
+
 
 class Citation(BaseModel):
     n: int

@@ -11,8 +11,6 @@ from index.lexical import EN_STOPWORDS
 
 MAX_QUESTION_CHARS = 2000
 
-_MENTION = re.compile(r"<(?:@[!&]?|#)\d+>|@(?:everyone|here)\b")
-_CUSTOM_EMOJI = re.compile(r"<a?:\w+:\d+>")
 _FENCE = re.compile(r"```[\w+-]*\n?|```")
 _MARKDOWN = re.compile(r"(\*\*|__|~~|\|\||`)|^\s{0,3}(?:#{1,6}\s+|>\s?|[-*+]\s+)", re.MULTILINE)
 _LINK = re.compile(r"\[([^\]]+)\]\((?:https?://)?[^)]+\)")
@@ -30,15 +28,14 @@ def _unwanted(ch: str) -> bool:
 
 
 def clean_question(raw: str) -> str:
-    """Remove Discord mentions, Markdown, code fences, zero-width and control characters, and lone
-    surrogates: not characters, they can't be encoded (the embedder, SQLite and Discord would
-    refuse the text), yet they arrive: undecodable bytes of a command line become them (PEP 383),
-    and JSON's "\\ud800" escapes decode to them."""
+    """Remove Markdown, code fences, zero-width and control characters, and lone surrogates: not
+    characters, they can't be encoded (the embedder, SQLite and Discord would refuse the text), yet
+    they arrive: undecodable bytes of a command line become them (PEP 383), and JSON's "\\ud800"
+    escapes decode to them. Discord's own syntax (mentions, custom emoji) is the bot's to remove
+    (bot/discord_text.py)."""
     text = unicodedata.normalize("NFC", raw)
     text = _ZERO_WIDTH.sub("", text)
     text = "".join(" " if _unwanted(ch) else ch for ch in text)
-    text = _CUSTOM_EMOJI.sub(" ", text)
-    text = _MENTION.sub(" ", text)
     text = _FENCE.sub(" ", text)
     text = _LINK.sub(r"\1", text)
     text = _MARKDOWN.sub(" ", text)

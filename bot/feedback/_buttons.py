@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
-from bot import messages
 from bot.delivery import NO_MENTIONS, send_retrying
 from bot.feedback._store import Vote
 from bot.translations import language_of_locale
+from index import message as phrase
 
 if TYPE_CHECKING:
     from bot.client import ArticleBot
@@ -67,7 +67,7 @@ class FeedbackButton(
             )
         except Exception:
             log.exception("could not store feedback for answer %s", self.answer_id)
-            text = messages.feedback_failed(lang)
+            text = phrase("feedback.failed", lang)
         else:
             log.info(
                 "feedback answer=%s vote=%s replaced=%s guild=%s channel=%s",
@@ -77,7 +77,7 @@ class FeedbackButton(
                 interaction.guild_id,
                 interaction.channel_id,
             )
-            text = messages.thanks(lang, self.vote)
+            text = phrase(f"feedback.thanks.{self.vote}", lang)
         await send_retrying(
             lambda: interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS),
             f"feedback acknowledgement {interaction.id}",

@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Literal
 
-from index.models import AskResult
+from index import AskResult
 
 Vote = Literal["up", "down"]
 SCHEMA_VERSION = 1

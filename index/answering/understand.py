@@ -13,12 +13,12 @@ from index.answering.about import is_author_question, is_meta_question, is_overv
 from index.dates import chinese_dates
 from index.followup import asks_only_for_more, leans_on_context, refers_back
 from index.lexical import tokenize
+from index.models import Conversation
 from index.smalltalk import SmallTalk, small_talk
 from index.structure import ItemReference, SectionReference, item_reference, section_reference
 from index.text import QuestionError, detect_language, validate_question
 
 Kind = Literal["content", "small_talk", "meta", "overview"]
-Conversation = Sequence[str]  # the earlier questions of a thread, oldest first
 
 
 @dataclass(frozen=True)

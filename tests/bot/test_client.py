@@ -14,8 +14,9 @@ from bot.client import EXTENSIONS, ArticleBot, configure_endpoints, make_intents
 from bot.config import BotSettings
 from bot.feedback import FeedbackStore
 from bot.logs import secrets_of, setup_logging
-from bot.runner import EXIT_USAGE, serve
+from bot.runner import serve
 from bot.translations import CommandTranslator
+from index import EXIT_USAGE
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB"
 NAME = re.compile(r"^[-_'\w]{1,32}$")

@@ -56,7 +56,7 @@ def test_ask_reports_timings_version_and_sources(engine) -> None:  # type: ignor
     assert (source.doc_id, source.author, source.date) == ("composer-2-5", "Kate", "2026-05-20")
 
 
-@pytest.mark.parametrize("question", ["", "   ", "🙂🙂", "<@123>", "x" * 20_000])
+@pytest.mark.parametrize("question", ["", "   ", "🙂🙂", "`` **", "x" * 20_000])
 def test_unusable_questions_raise_question_error(engine, question: str) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(QuestionError):
         engine.ask(question)
@@ -196,3 +196,10 @@ def test_the_model_is_told_what_a_follow_up_follows(engine) -> None:  # type: ig
     assert "他挖走了谁？\n(a follow-up to: 马斯克为什么给 Cursor 站台？)" in prompts[0]
     assert "详细说说\n(a follow-up to: 马斯克为什么给 Cursor 站台？)" in prompts[1]
     assert "follow-up" not in prompts[2]
+
+
+def test_a_conversation_is_its_earlier_questions_oldest_first(engine) -> None:  # type: ignore[no-untyped-def]
+    earlier = ("这篇文章讲了什么？", SWE_ZH)
+    followed = engine.ask("Multilingual 呢？", context=earlier)
+    assert "73.7%" in followed.answer
+    assert followed.answer == engine.ask("Multilingual 呢？", context="\n".join(earlier)).answer

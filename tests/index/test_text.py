@@ -18,10 +18,6 @@ from index.text import (
 @pytest.mark.parametrize(
     ("raw", "clean"),
     [
-        ("<@123> 价格是多少？", "价格是多少？"),
-        ("<@!1> <@&2> <#3> 价格是多少？", "价格是多少？"),
-        ("@everyone @here 价格是多少？", "价格是多少？"),
-        ("价格 <:pepe:123456789> 是多少 <a:wave:42>？", "价格 是多少 ？"),
         ("```\n价格是多少？\n```", "价格是多少？"),
         ("```text\nWhat is the price?\n```", "What is the price?"),
         ("**价格** 是 __多少__ ~~吗~~ ||剧透|| `code`", "价格 是 多少 吗 剧透 code"),
@@ -39,6 +35,11 @@ def test_clean_question(raw: str, clean: str) -> None:
     assert clean_question(raw) == clean
 
 
+def test_clean_question_leaves_discord_syntax_to_the_bot() -> None:
+    # mentions and custom emoji are removed by bot/discord_text.py; to the index they are text
+    assert clean_question("<@123> 价格 <:pepe:1>") == "<@123> 价格 <:pepe:1>"
+
+
 def test_clean_question_keeps_numbers_and_names() -> None:
     question = "Composer 2.5 在 SWE-bench Verified 上是 70.2% 吗？成本 1/10，H100、K2.5"
     assert clean_question(question) == question
@@ -50,8 +51,6 @@ def test_clean_question_keeps_numbers_and_names() -> None:
         ("", "empty"),
         ("   \n\t ", "empty"),
         ("\u200b\u200b", "empty"),
-        ("<@123>", "empty"),
-        ("<@123> @everyone <:smile:1>", "empty"),
         ("```\n```", "empty"),
         ("🙂🙂👍", "no words"),
         ("？？！！……", "no words"),
@@ -67,7 +66,7 @@ def test_validate_question_rejects(raw: str, message: str) -> None:
 
 
 def test_validate_question_accepts_and_cleans() -> None:
-    assert validate_question("<@1> **价格** 是多少？") == "价格 是多少？"
+    assert validate_question("> **价格** 是多少？") == "价格 是多少？"
     assert validate_question("问" * MAX_QUESTION_CHARS) == "问" * MAX_QUESTION_CHARS
     assert validate_question("K2.5?") == "K2.5?"
     assert validate_question("Почему?") == "Почему?"

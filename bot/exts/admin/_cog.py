@@ -10,13 +10,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from bot import messages
 from bot.client import ArticleBot
 from bot.delivery import respond_text, send_text
 from bot.exts.admin._permissions import interaction_is_admin
 from bot.exts.admin._reload import ReloadOutcome, rebuild_and_swap, reload_if_new
 from bot.lifecycle import run_in_daemon_thread
 from bot.translations import _, language_of_locale
+from index import message as phrase
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +24,6 @@ log = logging.getLogger(__name__)
 class AdminCog(commands.Cog):
     def __init__(self, bot: ArticleBot) -> None:
         self.bot = bot
-        self.rejected: str | None = None  # a broken version already reported
         self.watch_index.change_interval(seconds=bot.settings.poll_seconds)
 
     async def cog_load(self) -> None:
@@ -34,17 +33,17 @@ class AdminCog(commands.Cog):
         self.watch_index.cancel()
 
     # -- /reindex -------------------------------------------------------------------------
-    @app_commands.command(name=_("reindex"), description=_("Rebuild the article index and switch to it (admins)"))
-    @app_commands.rename(force=_("force"))
-    @app_commands.describe(force=_("Re-embed everything even if nothing changed"))
+    @app_commands.command(name=_("command.reindex"), description=_("command.reindex.description"))
+    @app_commands.rename(force=_("command.reindex.force"))
+    @app_commands.describe(force=_("command.reindex.force.description"))
     async def reindex(self, interaction: discord.Interaction[Any], force: bool = False) -> None:
         lang = language_of_locale(interaction.locale)
         if not interaction_is_admin(interaction, self.bot.settings.admin_user_ids):
             log.info("reindex refused for user %s (not an admin)", interaction.user.id)
-            await respond_text(interaction, messages.not_admin(lang))
+            await respond_text(interaction, phrase("admin.not_admin", lang))
             return
         if self.bot.index_lock.locked():
-            await respond_text(interaction, messages.reindex_busy(lang))
+            await respond_text(interaction, phrase("admin.busy", lang))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         log.info("reindex (force=%s) started by user %s", force, interaction.user.id)
@@ -57,17 +56,16 @@ class AdminCog(commands.Cog):
     def _describe(self, outcome: ReloadOutcome, lang: str) -> str:
         match outcome.status:
             case "rebuilt":
-                return messages.reindex_done(lang, outcome.summary, outcome.serving)
+                return phrase("admin.rebuilt", lang, summary=outcome.summary, version=outcome.serving)
             case "unchanged" | "reloaded":
-                return messages.reindex_unchanged(lang, outcome.summary, outcome.serving)
+                return phrase("admin.unchanged", lang, summary=outcome.summary, version=outcome.serving)
             case "rejected":
-                return messages.reindex_rejected(lang, outcome.reason, outcome.serving)
+                return phrase("admin.rejected", lang, reason=outcome.reason, version=outcome.serving)
             case _:
-                return messages.reindex_failed(lang, outcome.reason, outcome.serving)
+                return phrase("admin.failed", lang, reason=outcome.reason, version=outcome.serving)
 
     def _log(self, outcome: ReloadOutcome) -> None:
         if outcome.status == "rejected":
-            self.rejected = outcome.version
             log.error("index %s rejected, still serving %s: %s", outcome.version, outcome.serving, outcome.reason)
         elif outcome.status == "failed":
             log.error("index rebuild failed, still serving %s: %s", outcome.serving, outcome.reason)
@@ -84,7 +82,7 @@ class AdminCog(commands.Cog):
             return  # a /reindex is running and will swap itself
         try:
             async with self.bot.index_lock:
-                outcome = await asyncio.to_thread(reload_if_new, self.bot.engine, self.rejected)
+                outcome = await asyncio.to_thread(reload_if_new, self.bot.engine)
         except Exception:  # a failing poll must not stop the loop (tasks.loop ends on exceptions)
             log.exception("checking for a new index build failed")
             return
@@ -105,8 +103,8 @@ class AdminCog(commands.Cog):
 
         def news(lang: str) -> str:
             if outcome.status == "rejected":
-                return messages.reindex_rejected(lang, outcome.reason, outcome.serving)
-            return messages.cli_build_served(lang, outcome.serving)
+                return phrase("admin.rejected", lang, reason=outcome.reason, version=outcome.serving)
+            return phrase("admin.cli_build_served", lang, version=outcome.serving)
 
         # No one asked, so no one's language is known: both.
         await send_text(channel, "\n".join(map(news, ("en", "zh"))), f"index news to channel {channel_id}")

@@ -6,12 +6,10 @@ with. A new version that doesn't load is rejected and the old one keeps serving.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
-from index.build import build_index
-from index.engine import Engine
-from index.store import VERSIONS, IndexLoadError, current_version
+from index import Engine, IndexLoadError, build_index, current_version
 
 Status = Literal["rebuilt", "unchanged", "reloaded", "rejected", "failed"]
 
@@ -31,7 +29,7 @@ def _one_line(error: BaseException) -> str:
 
 
 def rebuild_and_swap(engine: Engine, force: bool = False) -> ReloadOutcome:
-    """Build (incrementally unless ``force``), validate the new version, then swap it in."""
+    """Build (incrementally unless ``force``), then serve what CURRENT names (validated first)."""
     settings = engine.settings
     serving = engine.snapshot.version
     try:
@@ -39,31 +37,26 @@ def rebuild_and_swap(engine: Engine, force: bool = False) -> ReloadOutcome:
     except Exception as error:  # corpus errors, disk full, a model problem: all reported, none fatal
         return ReloadOutcome("failed", serving, reason=f"{type(error).__name__}: {_one_line(error)}")
     summary = result.summary(settings.index_dir)
-    if result.version is None:
-        # Nothing to build; but a CLI build may have finished that we don't serve yet.
-        outcome = reload_if_new(engine)
-        if outcome is not None and outcome.status == "rejected":
-            return ReloadOutcome("rejected", outcome.serving, outcome.version, summary, outcome.reason)
-        return ReloadOutcome("unchanged", engine.snapshot.version, engine.snapshot.version, summary)
-    try:
-        snapshot = engine.load_version(settings.index_dir / VERSIONS / result.version)
-    except IndexLoadError as error:
-        return ReloadOutcome("rejected", serving, result.version, summary, _one_line(error))
-    engine.swap(snapshot)
-    return ReloadOutcome("rebuilt", snapshot.version, result.version, summary)
-
-
-def reload_if_new(engine: Engine, rejected: str | None = None) -> ReloadOutcome | None:
-    """Serve the version CURRENT names if it is new (e.g. built by `python -m index build`).
-
-    None if there is nothing new, or if it is the version already rejected (so a broken build is
-    reported once, not on every poll)."""
-    version = current_version(engine.settings.index_dir)
+    # CURRENT now names this build, or, with nothing to build, maybe a CLI build we don't serve yet
+    outcome = reload_if_new(engine)
+    if outcome is not None and outcome.status == "rejected":
+        return replace(outcome, summary=summary)
     serving = engine.snapshot.version
-    if version is None or version in (serving, rejected):
-        return None
+    if result.version is None:
+        return ReloadOutcome("unchanged", serving, serving, summary)
+    return ReloadOutcome("rebuilt", serving, result.version, summary)
+
+
+def reload_if_new(engine: Engine) -> ReloadOutcome | None:
+    """Serve the version CURRENT names if it is new (e.g. built by `python -m index build`), by
+    Engine.reload_if_changed: the CLI's reload path.
+
+    None if there is nothing new, or if it is a version already rejected (the engine remembers
+    it, so a broken build is reported once, not on every poll)."""
+    serving = engine.snapshot.version
     try:
-        engine.swap(engine.load_version(engine.settings.index_dir / VERSIONS / version))
+        version = engine.reload_if_changed()
     except IndexLoadError as error:
+        version = current_version(engine.settings.index_dir) or ""
         return ReloadOutcome("rejected", serving, version, reason=_one_line(error))
-    return ReloadOutcome("reloaded", version, version)
+    return None if version is None else ReloadOutcome("reloaded", version, version)

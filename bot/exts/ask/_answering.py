@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot import formatting
-from bot.conversation import Turn
+from bot.conversation import Turn, context_from_store, stored_context
 from bot.delivery import Part
+from bot.discord_text import without_discord_syntax
 from bot.feedback import AnswerRecord
 from bot.lifecycle import run_in_daemon_thread
 from bot.logs import QUESTIONS_LOGGER, question_line
-from index.engine import PartialHandler
-from index.models import AskResult
+from index import AskResult, Conversation, PartialHandler
 
 if TYPE_CHECKING:
     from bot.client import ArticleBot
@@ -52,15 +52,16 @@ class Answerer:
 
     async def ask(
         self, text: str, previous: Turn | None, on_partial: PartialHandler | None = None
-    ) -> tuple[AskResult, str | None]:
+    ) -> tuple[AskResult, Conversation]:
         """The engine's answer (CPU-bound: run in a worker thread) and the context it was given;
         ``on_partial`` sees a generated answer as it streams (called in that thread).
         Raises QuestionError for unusable questions."""
-        context = previous.follow_up_context() if previous else None
+        context = previous.follow_up_context() if previous else ()
+        question = without_discord_syntax(text)  # the engine knows no Discord syntax
         # A daemon thread rather than the default executor, whose threads the interpreter joins at
         # exit: a question stuck behind a rebuild must not hold up a shutdown.
         result = await run_in_daemon_thread(
-            lambda: self.bot.engine.ask(text, None, context, on_partial=on_partial), "ask"
+            lambda: self.bot.engine.ask(question, None, context, on_partial=on_partial), "ask"
         )
         return result, context
 
@@ -77,7 +78,7 @@ class Answerer:
             return turn
         record = await asyncio.to_thread(self.bot.store.answer_for_message, message_id)
         if record is not None:
-            turn = Turn(record.question, record.context, record.answer_id)
+            turn = Turn(record.question, context_from_store(record.context), record.answer_id)
             self.bot.conversations.remember([message_id], turn)
             return turn
         if isinstance(resolved, discord.Message) and resolved.embeds and resolved.embeds[0].title:
@@ -96,7 +97,7 @@ class Answerer:
         record = await asyncio.to_thread(self.bot.store.answer_for_thread, thread.id)
         if record is None:
             return None
-        turn = Turn(record.question, record.context, record.answer_id)
+        turn = Turn(record.question, context_from_store(record.context), record.answer_id)
         self.bot.thread_turns.remember([thread.id], turn)
         return turn
 
@@ -104,7 +105,7 @@ class Answerer:
         self,
         answer_id: str,
         result: AskResult,
-        context: str | None,
+        context: Conversation,
         asker: Asker,
         message_ids: list[int],
         thread_id: int | None = None,
@@ -117,7 +118,7 @@ class Answerer:
         record = AnswerRecord.from_result(
             answer_id,
             result,
-            context=context,
+            context=stored_context(context),
             user_id=asker.user_id,
             guild_id=asker.guild_id,
             channel_id=asker.channel_id,

@@ -23,9 +23,8 @@ from bot.exts.ask._preview import Preview
 from bot.exts.ask._triggers import Trigger, classify
 from bot.feedback import feedback_view
 from bot.translations import _, language_of_locale
-from index.engine import PartialHandler
-from index.models import AskResult
-from index.text import QuestionError, detect_language
+from index import AskResult, Conversation, PartialHandler, QuestionError, detect_language
+from index import message as phrase
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +44,7 @@ class Prepared:
     """An answer ready to send."""
 
     result: AskResult
-    context: str | None
+    context: Conversation
     answer_id: str
     parts: list[Part]
     view: discord.ui.View
@@ -57,15 +56,15 @@ class AskCog(commands.Cog):
         self.answerer = Answerer(bot)
 
     # -- /ask -------------------------------------------------------------------------------
-    @app_commands.command(
-        name=_("ask"), description=_("Ask a question about the article (answers cite the paragraphs)")
+    @app_commands.command(name=_("command.ask"), description=_("command.ask.description"))
+    @app_commands.rename(question=_("command.ask.question"), ephemeral=_("command.ask.ephemeral"))
+    @app_commands.describe(
+        question=_("command.ask.question.description"), ephemeral=_("command.ask.ephemeral.description")
     )
-    @app_commands.rename(question=_("question"), ephemeral=_("ephemeral"))
-    @app_commands.describe(question=_("Your question, in Chinese or English"), ephemeral=_("Only you see the answer"))
     async def ask(self, interaction: discord.Interaction[Any], question: str, ephemeral: bool = False) -> None:
         lang = language_for(question, interaction.locale)
         if self.bot.inflight.closing:
-            await respond_text(interaction, messages.shutting_down(lang))
+            await respond_text(interaction, phrase("shutting_down", lang))
             return
         asker = Asker(interaction.user.id, interaction.guild_id, interaction.channel_id, "slash")
         verdict = check_question(
@@ -79,7 +78,9 @@ class AskCog(commands.Cog):
         )
         if not verdict.ok:
             # The mention-oriented "empty" text would tell a /ask user to write after a mention.
-            text = messages.empty_question(lang) if verdict.refusal is Refusal.EMPTY else self._refusal(verdict, lang)
+            text = (
+                phrase("ask.empty_question", lang) if verdict.refusal is Refusal.EMPTY else self._refusal(verdict, lang)
+            )
             await respond_text(interaction, text)
             self.answerer.log_question(asker, 0.0, outcome=f"refused:{verdict.refusal.value}")  # type: ignore[union-attr]
             return
@@ -154,7 +155,7 @@ class AskCog(commands.Cog):
             return
         if self.bot.inflight.closing:
             if trigger.explicit:
-                await reply_text(message, messages.shutting_down(language_for(trigger.text)))
+                await reply_text(message, phrase("shutting_down", language_for(trigger.text)))
             return
         async with self.bot.inflight.track():
             try:
@@ -183,7 +184,9 @@ class AskCog(commands.Cog):
         asker = Asker(message.author.id, message.guild.id if message.guild else None, message.channel.id, trigger.via)
         if not trigger.text:
             if trigger.via == "mention":
-                await reply_text(message, messages.empty(lang, self.bot.user.mention if self.bot.user else "@bot"))
+                await reply_text(
+                    message, phrase("ask.empty", lang, mention=self.bot.user.mention if self.bot.user else "@bot")
+                )
             else:  # no text: most likely the message content intent is off
                 log.debug("message %s via %s has no content; ignored", message.id, trigger.via)
             return
@@ -258,11 +261,11 @@ class AskCog(commands.Cog):
             answer_id = new_answer_id()
             return Prepared(result, context, answer_id, render(result, can_embed), feedback_view(answer_id))
         except QuestionError as error:
-            await say(messages.unusable(lang, str(error)))
+            await say(phrase("ask.unusable", lang, reason=str(error)))
             outcome = "unusable"
         except Exception:
             log.exception("answering %s failed", what)
-            await say(messages.went_wrong(lang))
+            await say(phrase("went_wrong", lang))
             outcome = "error"
         self.answerer.log_question(asker, _ms(started), outcome=outcome, follow_up=previous is not None)
         return None
@@ -316,13 +319,13 @@ class AskCog(commands.Cog):
         mention = self.bot.user.mention if self.bot.user else "@bot"
         match verdict.refusal:
             case Refusal.DMS_DISABLED:
-                return messages.dms_disabled(lang)
+                return phrase("ask.dms_disabled", lang)
             case Refusal.CHANNEL_NOT_ALLOWED:
                 return messages.channel_not_allowed(lang, settings.allowed_channel_ids)
             case Refusal.EMPTY:
-                return messages.empty(lang, mention)
+                return phrase("ask.empty", lang, mention=mention)
             case Refusal.TOO_LONG:
-                return messages.too_long(lang, verdict.length, settings.max_question_chars)
+                return phrase("ask.too_long", lang, length=verdict.length, limit=settings.max_question_chars)
             case _:
                 return messages.cooldown(lang, verdict.retry_after, settings.cooldown_count, settings.cooldown_seconds)
 

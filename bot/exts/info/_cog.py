@@ -14,8 +14,8 @@ from bot import formatting, messages
 from bot.client import ArticleBot
 from bot.delivery import NO_MENTIONS, respond_text, send_retrying
 from bot.translations import _, language_of_locale
-from index.answering.about import overview
-from index.store import StoredIndex
+from index import StoredIndex, overview
+from index import message as phrase
 
 log = logging.getLogger(__name__)
 
@@ -26,10 +26,10 @@ def article_spec(stored: StoredIndex, lang: str) -> formatting.EmbedSpec:
     documents = stored.manifest.documents
     meta = documents[0].meta if documents else None
     sources = "\n".join(formatting.citation_name(c) for c in citations)
-    fields = [("出处" if lang == "zh" else "Sources", sources)] if sources else []
+    fields = [(phrase("article.sources", lang), sources)] if sources else []
     if meta is None:
         return formatting.EmbedSpec(description=outline or "—", fields=fields, color=formatting.INFO_COLOR)
-    labels = ("作者", "日期") if lang == "zh" else ("Author", "Date")
+    labels = (phrase("article.author", lang), phrase("article.date", lang))
     byline = " · ".join(
         f"{label}: {value}" for label, value in zip(labels, (meta.author, meta.date), strict=True) if value
     )
@@ -49,8 +49,9 @@ def help_spec(bot: ArticleBot) -> formatting.EmbedSpec:
     documents = bot.engine.snapshot.stored.manifest.documents if bot.engine.loaded else []
     if documents:
         title = documents[0].meta.title
+    named = phrase("help.title", "zh", title=title) if title else phrase("help.bot", "zh")
     return formatting.EmbedSpec(
-        title=f"《{title}》问答机器人 · Q&A bot" if title else "问答机器人 · Q&A bot",
+        title=f"{named} · {phrase('help.bot', 'en')}",
         description=f"{zh}\n\n{en}",
         color=formatting.INFO_COLOR,
     )
@@ -60,7 +61,7 @@ class InfoCog(commands.Cog):
     def __init__(self, bot: ArticleBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name=_("article"), description=_("The article's title, author, date and outline"))
+    @app_commands.command(name=_("command.article"), description=_("command.article.description"))
     async def article(self, interaction: discord.Interaction[Any]) -> None:
         lang = language_of_locale(interaction.locale)
         await interaction.response.defer(thinking=True)
@@ -69,11 +70,11 @@ class InfoCog(commands.Cog):
             spec = await asyncio.to_thread(article_spec, stored, lang)
         except Exception:
             log.exception("/article failed")
-            await respond_text(interaction, messages.went_wrong(lang))
+            await respond_text(interaction, phrase("went_wrong", lang))
             return
         await self._send(interaction, spec)
 
-    @app_commands.command(name=_("help"), description=_("How to use this bot"))
+    @app_commands.command(name=_("command.help"), description=_("command.help.description"))
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         messages_ = formatting.pack_embeds(help_spec(self.bot))
         await send_retrying(

@@ -65,4 +65,4 @@ def test_cli_builds_are_picked_up_and_broken_ones_rejected(index_copy) -> None: 
     assert rejected.version == broken.name and rejected.serving == serving.version and rejected.reason
     assert engine.snapshot is serving  # the old one keeps serving
     assert "70.2%" in engine.ask(QUESTION).answer
-    assert reload_if_new(engine, rejected=broken.name) is None  # reported once, not on every poll
+    assert reload_if_new(engine) is None  # reported once, not on every poll: the engine remembers it
