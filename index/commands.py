@@ -10,6 +10,7 @@ from pathlib import Path
 
 from index.config import IndexSettings
 from index.errors import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, IndexLoadError, QuestionError, UsageError
+from index.messages import message
 from index.models import AskResult, Passage
 from index.store import MANIFEST, VERSIONS, current_version
 
@@ -149,11 +150,16 @@ def _passage_line(passage: Passage) -> str:
     return f"{passage.rank}. [{passage.score:.4f}] {passage.section} ¶{paragraphs} ({passage.start}–{passage.end})"
 
 
+def _both(key: str) -> str:
+    """A label in English and Chinese: the terminal doesn't know its reader's language."""
+    return f"{message(key, 'en')} / {message(key, 'zh')}"
+
+
 def render_answer(result: AskResult) -> str:
     """An answer as the terminal shows it: the answer, then its sources."""
     lines = [result.answer, ""]
     if result.citations:
-        lines.append("Sources / 出处:")
+        lines.append(_both("article.sources") + ":")
         for c in result.citations:
             paragraphs = ",".join(map(str, c.paragraphs))
             quote = c.quote if len(c.quote) <= 160 else c.quote[:159] + "…"
@@ -161,7 +167,7 @@ def render_answer(result: AskResult) -> str:
             lines.append(f"      “{quote}”")
     elif result.nearest_sections and not all(section in result.answer for section in result.nearest_sections):
         # an extractive abstention already names them; a written one may not
-        lines.append("Nearest sections / 最接近的章节: " + "；".join(result.nearest_sections))
+        lines.append(_both("answer.nearest_sections") + ": " + "；".join(result.nearest_sections))
     return "\n".join(lines).rstrip()
 
 

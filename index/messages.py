@@ -175,6 +175,40 @@ MESSAGES: dict[str, Texts] = {
         "zh": "每人每 {window} 最多 {count} 个问题；问题最长 {chars} 个字符。",
         "en": "At most {count} questions per {window} per person; questions up to {chars} characters.",
     },
+    # -- what the index says in an answer (index/answering/, index/smalltalk.py) ----------------
+    "answer.says": {"zh": "根据文章：{body} {markers}", "en": "The article says: “{body}” {markers}"},
+    "answer.says.english": {
+        "zh": "{opening}\n\n原文：“{body}” {markers}",
+        "en": "{opening}\n\nQuoted from the Chinese original: “{body}” {markers}",
+    },
+    "answer.decline": {
+        "zh": "文章没有提到这个问题，我无法从中找到答案。",
+        "en": "The article doesn't say — I couldn't find an answer to that in it.",
+    },
+    "answer.decline.unmentioned": {"zh": "（文章里没有出现 {names}。）", "en": " (No passage mentions {names}.)"},
+    "answer.decline.nearest": {"zh": "最接近的章节：{sections}", "en": " Nearest sections: {sections}"},
+    "answer.meta": {
+        "zh": "这篇文章是《{title}》{by}，{date}。{marker}",
+        "en": "The article is “{title}”{by}, dated {date}.{marker}",
+    },
+    "answer.meta.by": {"zh": "，作者 {author}", "en": " by {author}"},
+    "answer.outline": {"zh": "这篇文章的要点：", "en": "The article's outline (quoted from the Chinese original):"},
+    "smalltalk.greeting": {
+        "zh": "你好！我回答关于{about}的问题，并注明出处。试试问：“这篇文章讲了什么？”",
+        "en": "Hi! I answer questions about {about}, citing where the answer comes from. Try: “summarize the article”.",
+    },
+    "smalltalk.thanks": {
+        "zh": "不客气！我回答关于{about}的问题，并注明出处。试试问：“这篇文章讲了什么？”",
+        "en": "You're welcome! I answer questions about {about}, citing where the answer comes from. "
+        "Try: “summarize the article”.",
+    },
+    "smalltalk.ack": {
+        "zh": "我回答关于{about}的问题，并注明出处。试试问：“这篇文章讲了什么？”",
+        "en": "I answer questions about {about}, citing where the answer comes from. Try: “summarize the article”.",
+    },
+    "smalltalk.about": {"zh": "《{title}》", "en": "“{title}”"},
+    "smalltalk.about.none": {"zh": "这篇文章", "en": "the article"},
+    "list.separator": {"zh": "、", "en": ", "},
 }
 
 LANGUAGES = ("zh", "en")  # every key has these

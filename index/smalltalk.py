@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from index.messages import message
+
 SmallTalk = Literal["greeting", "thanks", "ack"]
 
 # Matched by longest phrase, left to right, never by a regex with nested repetition: "谢谢你" is
@@ -62,12 +64,6 @@ def small_talk(question: str) -> SmallTalk | None:
 
 def small_talk_reply(kind: SmallTalk, titles: list[str], language: str) -> str:
     """What the bot can do, named by the articles it answers about."""
-    if language == "zh":
-        about = "、".join(f"《{t}》" for t in titles) or "这篇文章"
-        opening = {"thanks": "不客气！", "greeting": "你好！", "ack": ""}[kind]
-        return f"{opening}我回答关于{about}的问题，并注明出处。试试问：“这篇文章讲了什么？”"
-    about = ", ".join(f"“{t}”" for t in titles) or "the article"
-    opening = {"thanks": "You're welcome! ", "greeting": "Hi! ", "ack": ""}[kind]
-    return (
-        f"{opening}I answer questions about {about}, citing where the answer comes from. Try: “summarize the article”."
-    )
+    named = [message("smalltalk.about", language, title=t) for t in titles]
+    about = message("list.separator", language).join(named) or message("smalltalk.about.none", language)
+    return message(f"smalltalk.{kind}", language, about=about)

@@ -12,6 +12,7 @@ import numpy as np
 from index.answering.units import citation_for, render_sentence
 from index.chunking import SECTION_SEPARATOR
 from index.lexical import tokenize
+from index.messages import message
 from index.models import Citation
 from index.store import StoredIndex
 
@@ -129,12 +130,9 @@ def meta_answer(stored: StoredIndex, language: str) -> tuple[str, list[Citation]
             citations.append(cite)
             marker = f" [{cite.n}]"
             byline = " ".join(cite.quote.split("\n")[1:]).strip()
-        if language == "zh":
-            who = f"，作者 {meta.author}" if meta.author else ""
-            lines.append(f"这篇文章是《{meta.title}》{who}，{byline or meta.date}。{marker}")
-        else:
-            who = f" by {meta.author}" if meta.author else ""
-            lines.append(f"The article is “{meta.title}”{who}, dated {_english_date(meta.date)}.{marker}")
+        by = message("answer.meta.by", language, author=meta.author) if meta.author else ""
+        date = (byline or meta.date) if language == "zh" else _english_date(meta.date)
+        lines.append(message("answer.meta", language, title=meta.title, by=by, date=date, marker=marker))
     return "\n".join(lines), citations
 
 
@@ -165,8 +163,7 @@ def overview(stored: StoredIndex, language: str) -> tuple[str, list[Citation]]:
             n = len(citations) + 1
             citations.append(citation_for(stored, n, stored.sentences[best]))
             lines.append(f"• {section}：{render_sentence(stored, stored.sentences[best])} [{n}]")
-    intro = "这篇文章的要点：" if language == "zh" else "The article's outline (quoted from the Chinese original):"
-    return intro + "\n" + "\n".join(lines), citations
+    return message("answer.outline", language) + "\n" + "\n".join(lines), citations
 
 
 def _top_sections(stored: StoredIndex, doc_id: str) -> list[tuple[str, list[int]]]:

@@ -20,6 +20,7 @@ from index.answering.units import (
     table_rows,
 )
 from index.english_answer import english_opening
+from index.messages import message
 from index.models import Citation
 from index.store import StoredIndex
 
@@ -128,9 +129,10 @@ def compose(stored: StoredIndex, sentences: list[int], language: str, question: 
     if len(body) > MAX_ANSWER_CHARS:
         body = body[: MAX_ANSWER_CHARS - 1].rstrip() + "…"
     if language == "zh":
-        return f"根据文章：{body} {markers}", citations
+        return message("answer.says", language, body=body, markers=markers), citations
     opening = english_opening(stored, sentences, question)
-    return f"{opening}\n\nQuoted from the Chinese original: “{body}” {markers}", citations
+    key = "answer.says.english" if opening else "answer.says"
+    return message(key, language, opening=opening, body=body, markers=markers), citations
 
 
 def _join(parts: list[str], language: str) -> str:

@@ -8,6 +8,7 @@ import re
 from index.answering.features import Terms
 from index.chunking import SECTION_SEPARATOR
 from index.lexical import EN_STOPWORDS, tokenize
+from index.messages import message
 from index.text import LATIN_WORD
 
 _SENTENCE_START = re.compile(r"(?:^|[.!?:。！？：]\s*)[^A-Za-z0-9]*(?=[A-Za-z])")
@@ -34,13 +35,9 @@ def unmentioned(question: str, terms: Terms) -> tuple[str, ...]:
 
 
 def decline_text(language: str, sections: list[str], missing: tuple[str, ...] = ()) -> str:
-    listed = "；".join(s.replace(SECTION_SEPARATOR, " › ") for s in sections)
-    if language == "zh":
-        text = "文章没有提到这个问题，我无法从中找到答案。"
-        if missing:
-            text += f"（文章里没有出现 {'、'.join(missing)}。）"
-        return text + (f"最接近的章节：{listed}" if listed else "")
-    text = "The article doesn't say — I couldn't find an answer to that in it."
+    """The article doesn't say; what no passage mentions, if anything; the nearest sections."""
+    text = message("answer.decline", language)
     if missing:
-        text += f" (No passage mentions {', '.join(missing)}.)"
-    return text + (f" Nearest sections: {listed}" if listed else "")
+        text += message("answer.decline.unmentioned", language, names=message("list.separator", language).join(missing))
+    listed = "；".join(s.replace(SECTION_SEPARATOR, " › ") for s in sections)
+    return text + (message("answer.decline.nearest", language, sections=listed) if listed else "")
