@@ -228,7 +228,7 @@ class Engine:
             found = [c for c in found if stored.sentences[c.sentence].chunk in pointed] or found
         terms = question_terms(retriever, query.text, tokens, query.language)
         matrix = candidate_matrix(stored, outcome, found, terms, query.text, query.language)
-        evidence = retrieval_evidence(outcome, terms, stored.background, own, query.language)
+        evidence = retrieval_evidence(outcome, terms, stored.background, own, query.language, query.text)
         return Examined(query, outcome, found, matrix, terms, evidence, item, (t1 - t0, time.perf_counter() - t1))
 
     def rank(self, examined: Examined) -> list[tuple[int, float]]:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from index.answering.decline import names, unmentioned
 from index.answering.features import CANDIDATE_FEATURES, Terms
 from index.retrieval import SearchOutcome
 from index.store import Background
@@ -24,6 +25,8 @@ EVIDENCE = (
     "words",
     "agree",
     "english",
+    "names",
+    "absent_names",
 )
 GATE_FEATURES = (
     "best_probability",
@@ -44,10 +47,17 @@ _COLUMN = {name: i for i, name in enumerate(CANDIDATE_FEATURES)}
 
 
 def retrieval_evidence(
-    outcome: SearchOutcome, terms: Terms, background: Background, own_vector: np.ndarray, language: str
+    outcome: SearchOutcome,
+    terms: Terms,
+    background: Background,
+    own_vector: np.ndarray,
+    language: str,
+    question: str = "",
 ) -> np.ndarray:
     """One row of EVIDENCE. ``own_vector``: the question's own vector (not steered toward the corpus's
-    words), which the background's off-topic questions are compared with."""
+    words), which the background's off-topic questions are compared with. A name the question uses
+    that no passage writes in any form (Bitcoin, a person) says the corpus is about something else,
+    or lacks the paragraph about it."""
     hits = outcome.hits
     dense_top = max((h.dense for h in hits), default=0.0)
     spread = float(background.top.std()) or 1e-6
@@ -62,6 +72,8 @@ def retrieval_evidence(
             float(terms.words),
             1.0 if agree else 0.0,
             0.0 if language == "zh" else 1.0,
+            float(len(names(question))),
+            float(len(unmentioned(question, terms))),
         ],
         dtype=np.float32,
     )

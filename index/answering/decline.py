@@ -11,7 +11,9 @@ from index.lexical import EN_STOPWORDS, tokenize
 from index.messages import message
 from index.text import LATIN_WORD
 
-_SENTENCE_START = re.compile(r"(?:^|[.!?:。！？：]\s*)[^A-Za-z0-9]*(?=[A-Za-z])")
+# where an English sentence's first word is (capitalised as any first word is); Han text before a
+# Latin word means it isn't one
+_SENTENCE_START = re.compile(r"(?:^|[.!?:。！？：]\s*)[^A-Za-z0-9\u4e00-\u9fff]*(?=[A-Za-z])")
 
 
 def names(question: str) -> list[str]:

@@ -22,7 +22,7 @@ def features(stored: StoredIndex, retriever: Retriever, question: str, language:
     terms = question_terms(retriever, question, tokenize(question), language)
     matrix = candidate_matrix(stored, outcome, found, terms, question, language)
     probabilities = np.linspace(0.9, 0.1, len(found))
-    evidence = retrieval_evidence(outcome, terms, stored.background, vector, language)
+    evidence = retrieval_evidence(outcome, terms, stored.background, vector, language, question)
     assert evidence.shape == (len(EVIDENCE),)
     return gate_vector(probabilities, matrix, evidence)
 
@@ -38,6 +38,13 @@ def test_gate_vector(stored: StoredIndex, retriever: Retriever) -> None:
 def test_words_the_corpus_lacks_raise_the_absent_share(stored: StoredIndex, retriever: Retriever) -> None:
     row = features(stored, retriever, "比特币的区块链价格？")
     assert row[COLUMN["absent_share"]] > 0.5
+
+
+def test_a_name_no_passage_writes_is_counted(stored: StoredIndex, retriever: Retriever) -> None:
+    row = features(stored, retriever, "夜班火车和 Bitcoin 有什么关系？")
+    assert row[COLUMN["names"]] == 1 and row[COLUMN["absent_names"]] == 1
+    known = features(stored, retriever, "夜班火车全程多少小时？")
+    assert known[COLUMN["names"]] == 0 and known[COLUMN["absent_names"]] == 0
 
 
 def test_nothing_retrieved(stored: StoredIndex, retriever: Retriever) -> None:

@@ -25,7 +25,7 @@ def example(labels: list[bool]) -> Example:
 def test_the_second_ratio_is_where_seconds_stop_helping() -> None:
     # second holds the answer (best doesn't) when the two are close; far behind, never
     close = [(example([False, True]), np.array([0.5, 0.45]))] * 10
-    far = [(example([True, False]), np.array([0.9, 0.1]))] * 30
+    far = [(example([True, False]), np.array([0.9, 0.1]))] * 40
     examples, probabilities = zip(*(close + far), strict=True)
     ratio = second_ratio_for(list(examples), list(probabilities))
     assert ratio == 0.9
