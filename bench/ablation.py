@@ -40,6 +40,19 @@ def _patched(target: str, replacement: Callable[..., Any]) -> Callable[[], conte
     return switched_off
 
 
+def _all(
+    *switches: Callable[[], contextlib.AbstractContextManager[None]],
+) -> Callable[[], contextlib.AbstractContextManager[None]]:
+    @contextlib.contextmanager
+    def switched_off() -> Iterator[None]:
+        with contextlib.ExitStack() as stack:
+            for switch in switches:
+                stack.enter_context(switch())
+            yield
+
+    return switched_off
+
+
 def _nothing() -> contextlib.AbstractContextManager[None]:
     return contextlib.nullcontext()
 
@@ -89,6 +102,31 @@ ABLATIONS = {
         {},
         {"second_ratio": float("inf")},
         _nothing,
+    ),
+    "small talk": (
+        "'hi' / '谢谢' answered with what the bot does, not searched",
+        {},
+        {},
+        _patched("index.answering.understand.small_talk", lambda text: None),
+    ),
+    "about the article": (
+        "questions about the article itself (its author, date, outline) answered from its metadata",
+        {},
+        {},
+        _all(
+            _patched("index.answering.understand.is_meta_question", lambda text, titles=(): False),
+            _patched("index.answering.understand.is_author_question", lambda text, authors: False),
+            _patched("index.answering.understand.is_overview_question", lambda text: False),
+        ),
+    ),
+    "section and item references": (
+        "'in section 3' / 'the 2nd lesson' searched in that part",
+        {},
+        {},
+        _all(
+            _patched("index.answering.understand.section_reference", lambda text: None),
+            _patched("index.answering.understand.item_reference", lambda text: None),
+        ),
     ),
     "heading": (
         "a sentence pointing back at its heading comes with it",
