@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from index import answer as answers
+from index import lexical
 from index.abstain import SUBJECT_SHARE, Evidence, only_the_subject_matches, should_abstain, specific_names
 from index.chunking import Chunk
 from index.config import IndexSettings
@@ -111,9 +112,11 @@ class Engine:
         return version
 
     def warm_up(self) -> None:
-        """Load the index and the model, and embed the glossary's words, so that the first
-        question is as fast as the rest."""
+        """Load the index, the model and the tokenizer, and embed the glossary's words, so that
+        the first question is as fast as the rest (and a burst of first questions doesn't make
+        them all at once)."""
         stored = self.snapshot.stored
+        lexical.warm_up()
         self.embedder.encode_queries(["warm-up"])
         if self.params.translation_weight > 0:
             self._learn_words([w for words in stored.glossary.values() for w in words])

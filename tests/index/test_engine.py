@@ -196,3 +196,14 @@ def test_the_model_is_told_what_a_follow_up_follows(engine) -> None:  # type: ig
     assert "他挖走了谁？\n(a follow-up to: 马斯克为什么给 Cursor 站台？)" in prompts[0]
     assert "详细说说\n(a follow-up to: 马斯克为什么给 Cursor 站台？)" in prompts[1]
     assert "follow-up" not in prompts[2]
+
+
+def test_warm_up_makes_the_tokenizer(engine) -> None:  # type: ignore[no-untyped-def]
+    """Every lazy structure a question touches exists before the first question: the tokenizer too."""
+    from index import lexical
+
+    lexical._jieba_for.cache_clear()
+    engine.warm_up()
+    assert lexical._jieba_for.cache_info().currsize == 1
+    engine.ask("Composer 2.5 基于哪个模型？")
+    assert lexical._jieba_for.cache_info().misses == 1  # the question made nothing new
