@@ -469,11 +469,14 @@ class FakeDiscord:
         is_global: bool = False,
         via: bool = True,
         body: JSON | None = None,
+        after: bool = False,
     ) -> FaultRule:
         """Answer the next ``times`` matching REST calls with ``status`` (429 carries retry_after + headers).
 
         ``path_regex`` is searched in the full path (``/api/v10/...``); ``method`` None/"*" matches any.
         ``via=False`` drops the Via header, which discord.py treats as a Cloudflare ban (no retry).
+        ``after=True`` carries the request out first and then answers with the failure: Discord did
+        it, but the response was lost on the way back (a 502 from a proxy).
         """
         return self.faults.add(
             method,
@@ -484,6 +487,7 @@ class FakeDiscord:
             is_global=is_global,
             via=via,
             body=body,
+            after=after,
         )
 
     def clear_faults(self) -> None:
