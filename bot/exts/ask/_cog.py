@@ -300,7 +300,7 @@ class AskCog(commands.Cog):
             return None
         try:
             thread = await answer.create_thread(
-                name=formatting.truncate(" ".join(question.split()), THREAD_NAME_LIMIT),
+                name=formatting.truncate(" ".join(formatting.echo_safe(question).split()), THREAD_NAME_LIMIT),
                 auto_archive_duration=1440,
             )
         except discord.HTTPException as error:  # e.g. no Create Public Threads permission
