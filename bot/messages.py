@@ -69,6 +69,20 @@ def went_wrong(lang: str) -> str:
     return "Sorry, something went wrong while answering. Please try again later."
 
 
+def undelivered(lang: str) -> str:
+    """Discord kept refusing the answer until the bot had to give up."""
+    if _zh(lang):
+        return "抱歉，回答没能送达（Discord 一直出错）。请再问一次。"
+    return "Sorry, I couldn't deliver the answer (Discord kept failing). Please ask again."
+
+
+def lost_at_restart(lang: str) -> str:
+    """A question left in flight by a restart, too old to answer now."""
+    if _zh(lang):
+        return "抱歉，机器人重启了，没来得及回答你的问题。请再问一次。"
+    return "Sorry, the bot restarted before it could answer your question. Please ask again."
+
+
 def shutting_down(lang: str) -> str:
     if _zh(lang):
         return "机器人正在重启，请稍后再问。"

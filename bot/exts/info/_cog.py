@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot import formatting, messages
 from bot.client import ArticleBot
-from bot.delivery import NO_MENTIONS, respond_text, send_retrying
+from bot.delivery import NO_MENTIONS, acknowledge, respond_text, send_retrying
 from bot.translations import _, language_of_locale
 from index.answer import overview
 from index.store import StoredIndex
@@ -63,7 +63,8 @@ class InfoCog(commands.Cog):
     @app_commands.command(name=_("article"), description=_("The article's title, author, date and outline"))
     async def article(self, interaction: discord.Interaction[Any]) -> None:
         lang = language_of_locale(interaction.locale)
-        await interaction.response.defer(thinking=True)
+        if not await acknowledge(interaction, ephemeral=False):
+            return
         try:
             stored = self.bot.engine.snapshot.stored
             spec = await asyncio.to_thread(article_spec, stored, lang)
