@@ -107,23 +107,27 @@ class AskCog(commands.Cog):
             await respond_text(interaction, messages.unusable(lang, str(error)))
             self.answerer.log_question(asker, 0.0, outcome="unusable")
             return
-        if not await acknowledge(interaction, ephemeral):
-            return
         async with self.bot.inflight.track():
             try:
-                await self._answer_interaction(interaction, question, ephemeral, lang)
+                # Kept before it is acknowledged: a kill right after the deferral can't lose it.
+                pending = await self._pending_interaction(interaction, question, ephemeral, lang)
+                await self._remember(pending)
+                if not await acknowledge(interaction, ephemeral):
+                    await self._forget(pending.key)
+                    return
+                await self._answer(pending, self._destination(pending), self._preview(interaction, question, lang))
             except Exception:  # never let one question take anything else down
                 log.exception("answering interaction %s failed", interaction.id)
 
-    async def _answer_interaction(
+    async def _pending_interaction(
         self, interaction: discord.Interaction[Any], question: str, ephemeral: bool, lang: str
-    ) -> None:
+    ) -> PendingQuestion:
         # /ask inside one of the bot's answer threads follows up on the thread's latest answer,
         # as a plain message there does.
         channel = interaction.channel
         thread = channel if isinstance(channel, discord.Thread) else None
         previous = await self.answerer.turn_for_thread(thread) if thread is not None else None
-        pending = PendingQuestion(
+        return PendingQuestion(
             key=f"interaction:{interaction.id}",
             via="slash",
             question=question,
@@ -140,8 +144,6 @@ class AskCog(commands.Cog):
             # a public answer in the thread becomes the turn the next follow-up builds on
             thread_id=thread.id if previous is not None and thread is not None and not ephemeral else None,
         )
-        await self._remember(pending)
-        await self._answer(pending, self._destination(pending), self._preview(interaction, question, lang))
 
     def _preview(self, interaction: discord.Interaction[Any], question: str, lang: str) -> Preview | None:
         """Stream a generated answer into the /ask response (LLM_STREAM, on by default)."""
