@@ -601,8 +601,12 @@ class FakeDiscord:
         guild_id: int | None = None,
         member_permissions: int | str | None = None,
         require_synced: bool = True,
+        prepare: Callable[[JSON], object] | None = None,
     ) -> JSON:
-        """INTERACTION_CREATE type 2 for a synced command ("cmd" or "cmd sub"); returns the interaction."""
+        """INTERACTION_CREATE type 2 for a synced command ("cmd" or "cmd sub"); returns the interaction.
+
+        ``prepare`` sees the interaction before it is dispatched: e.g. to inject a fault for its
+        token (``fail_next(..., rf"/{interaction['token']}/")``) before the bot can answer it."""
         cid = self._channel_for(channel_id, guild_id)
         user_id = self.store.resolve_user_id(user, self._default_user_id)
         self._ensure_member(cid, user_id)
@@ -615,6 +619,8 @@ class FakeDiscord:
             member_permissions=member_permissions,
             require_synced=require_synced,
         )
+        if prepare is not None:
+            prepare(copy.deepcopy(state.payload))
         await self.gateway.dispatch("INTERACTION_CREATE", state.payload)
         return copy.deepcopy(state.payload)
 
