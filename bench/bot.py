@@ -6,8 +6,9 @@
 * **idle memory** — VmRSS (and VmHWM) of the bot process ``--idle-seconds`` after ``on_ready``.
 * **throughput** — ``--concurrency`` ``/ask`` interactions dispatched at once (each from its own
   user), ``--rounds`` times: time to the deferral and to the answer (p50/p95), answers per second.
-* **cold bursts** — for each size of ``--cold-bursts`` (default 50,150) a fresh bot process gets
-  that many ``/ask`` at once right after it is ready, before it has answered anything: time to
+* **cold bursts** — for each size of ``--cold-bursts`` (default 50,150) a bot process gets that
+  many ``/ask`` at once after it is ready, before it has answered anything (the first size in the
+  last cold-start run, after the idle memory is read; the others in fresh processes): time to
   the deferral, to the answer (p50, max), answers delivered more than once, and the process's
   peak RSS (VmHWM) and threads.
 
@@ -265,6 +266,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         stops: list[dict[str, Any]] = []
         bursts: list[dict[str, Any]] = []
         memory: dict[str, float] = {}
+        cold: list[dict[str, Any]] = []
         for n in range(args.runs):
             log(f"bot: cold start {n + 1}/{args.runs}")
             with bot_run(corpus, index_dir, Path(tmp) / f"run-{n}") as bot:
@@ -273,6 +275,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     if args.idle_seconds > 0:
                         time.sleep(args.idle_seconds)  # a benchmark: idle on purpose
                     memory = bot.memory_mib()
+                    if args.cold_bursts:  # the first questions this process gets: a cold burst
+                        cold.append(_cold_burst(bot, questions, args.cold_bursts[0], args.timeout))
                     for r in range(args.rounds):
                         log(f"bot: burst {r + 1}/{args.rounds} of {args.concurrency} concurrent /ask")
                         picked = [
@@ -281,28 +285,24 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                         bursts.append(bot.burst(picked, f"r{r}", args.timeout))
                 code, seconds = bot.stop()
                 stops.append({"exit_code": code, "seconds": round(seconds, 3)})
-        cold = [
-            _cold_burst(corpus, index_dir, Path(tmp) / f"cold-{size}", questions, size, args.timeout)
-            for size in args.cold_bursts
-        ]
+        for i, size in enumerate(args.cold_bursts[1:], start=1):
+            with bot_run(corpus, index_dir, Path(tmp) / f"cold-{i}") as bot:
+                bot.wait_started()
+                cold.append(_cold_burst(bot, questions, size, args.timeout))
     report = _report(args, starts, memory, bursts, stops)
     report["cold_bursts"] = cold
     return report
 
 
-def _cold_burst(
-    corpus: Path, index_dir: Path, workdir: Path, questions: Sequence[str], size: int, timeout: float
-) -> dict[str, Any]:
-    """``size`` /ask at once to a bot that has just said it is ready and answered nothing yet."""
+def _cold_burst(bot: BotRun, questions: Sequence[str], size: int, timeout: float) -> dict[str, Any]:
+    """``size`` /ask at once to a bot that is ready and has answered nothing yet."""
     log(f"bot: cold burst of {size} concurrent /ask on a fresh bot")
-    with bot_run(corpus, index_dir, workdir) as bot:
-        bot.wait_started()
-        before = bot.memory_mib()
-        picked = [questions[i % len(questions)] for i in range(size)]
-        burst = bot.burst(picked, f"cold{size}", timeout)
-        after = bot.memory_mib()
-        # discord.py's own complaints when the event loop starves the gateway
-        stalls = len(re.findall(r"websocket is [\d.]+s behind|heartbeat blocked", bot.log()))
+    before = bot.memory_mib()
+    picked = [questions[i % len(questions)] for i in range(size)]
+    burst = bot.burst(picked, f"cold{size}", timeout)
+    after = bot.memory_mib()
+    # discord.py's own complaints when the event loop starves the gateway
+    stalls = len(re.findall(r"websocket is [\d.]+s behind|heartbeat blocked", bot.log()))
     ack, answer = summary_ms(burst["ack_s"]), summary_ms(burst["answer_s"])
     return {
         "concurrency": size,

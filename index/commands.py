@@ -97,7 +97,11 @@ def valid_text(text: str) -> str:
 def _stdin_lines() -> Iterator[str]:
     """stdin's lines decoded as UTF-8, an invalid byte becoming U+FFFD (not an exception, not
     an escape that can't be written out again)."""
-    for raw in sys.stdin.buffer:
+    binary = getattr(sys.stdin, "buffer", None)
+    if binary is None:  # a text stream standing in for stdin
+        yield from (valid_text(line) for line in sys.stdin)
+        return
+    for raw in binary:
         yield raw.decode("utf-8", "replace")
 
 
@@ -123,7 +127,7 @@ def _k(args: argparse.Namespace) -> int | None:
 def search(args: argparse.Namespace, settings: IndexSettings) -> int:
     k = _k(args)
     # a QuestionError is an input error: exit 2
-    result = _engine(settings).search(valid_text(args.question), k, args.mode)
+    result = _engine(settings).search(args.question, k, args.mode)
     if args.json:
         print_json(result.model_dump())
     else:
@@ -139,7 +143,7 @@ def ask(args: argparse.Namespace, settings: IndexSettings) -> int:
         if not args.json:
             raise UsageError("reading questions from stdin ('-') needs --json")
         return _ask_stream(settings, k, args.mode, args.llm)
-    result = _engine(settings, args.llm).ask(valid_text(args.question), k, mode=args.mode)
+    result = _engine(settings, args.llm).ask(args.question, k, mode=args.mode)
     if args.json:
         print_json(contract_json(result))
     else:

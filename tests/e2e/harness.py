@@ -376,11 +376,10 @@ def spawn_bot(index_source: Path, root: Path, env: dict[str, str] | None = None)
 BOT_SETTINGS: dict[str, dict[str, str]] = {
     "threads": {"BOT_THREADS": "true"},
     "reindex": {"BOT_ADMIN_CHANNEL_ID": "{channel_id}"},
-    # Faults: DEBUG (no token or text may reach even that log), and 40 s of patience so
-    # that giving up can be seen (interactions are retried up to 14.5 minutes by default).
-    "faults": {"BOT_LOG_LEVEL": "DEBUG", "BOT_DELIVERY_SECONDS": "40", "BOT_COOLDOWN_COUNT": "3"},
-    # A cold burst right after the start, then a SIGKILL with questions in flight and a restart.
-    "fresh": {"BOT_COOLDOWN_COUNT": "100"},
+    # A cold burst first, then faults: DEBUG (no token or text may reach even that log), and 30 s of
+    # patience so that giving up can be seen (interactions are retried up to 14.5 minutes by
+    # default); at last a SIGKILL and a restart (test_e2e_restart.py).
+    "faults": {"BOT_LOG_LEVEL": "DEBUG", "BOT_DELIVERY_SECONDS": "30", "BOT_COOLDOWN_COUNT": "3"},
 }
 
 

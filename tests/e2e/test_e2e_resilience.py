@@ -98,7 +98,7 @@ def test_server_error_on_the_answer_is_retried_and_logged(bot: BotUnderTest) -> 
 
 
 def test_server_error_discord_py_does_not_retry_is_retried_by_the_bot_and_logged(bot: BotUnderTest) -> None:
-    """discord.py retries 500/502/504 itself but raises on a 503; the bot then logs and retries once."""
+    """discord.py retries 500/502/504 itself but raises on a 503; the bot then logs and retries."""
     bot.on_loop(lambda: bot.fake.fail_next("POST", CHANNEL_MESSAGES, 503))
     question = bot.say(f"{bot.fake.bot_mention} {VERIFIED_ZH}", author=bot.user("unavailable"))
     reply = bot.reply_to(question)
@@ -110,7 +110,7 @@ def test_server_error_discord_py_does_not_retry_is_retried_by_the_bot_and_logged
     ]
     assert [r.status for r in attempts] == [503, 200]
     assert "70.2%" in embed_text(reply.json)
-    bot.wait_log(rf"reply to message {question['id']} failed \(attempt 1\): HTTP 503")
+    bot.wait_log(rf"reply to message {question['id']} \(part 1 of 1\) failed \(attempt 1\): HTTP 503")
     _answered(bot, user="after-503")
 
 

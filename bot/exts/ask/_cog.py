@@ -400,10 +400,12 @@ class AskCog(commands.Cog):
 
     async def _open_thread(self, answer: discord.Message, question: str) -> int | None:
         """A thread on the answer for follow-ups (only in plain text channels)."""
-        if not isinstance(answer.channel, discord.TextChannel):
+        # A message returned by a webhook (the interaction's) knows its channel only by id.
+        channel = self.bot.get_channel(answer.channel.id)
+        if not isinstance(channel, discord.TextChannel):
             return None
         try:
-            thread = await answer.create_thread(
+            thread = await channel.get_partial_message(answer.id).create_thread(
                 name=formatting.truncate(" ".join(formatting.echo_safe(question).split()), THREAD_NAME_LIMIT),
                 auto_archive_duration=1440,
             )
