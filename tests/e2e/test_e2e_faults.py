@@ -148,6 +148,39 @@ def test_a_lost_acknowledgement_is_taken_as_given(bot: BotUnderTest, scenarios: 
     bot.wait_log(rf"interaction {interaction['id']} was acknowledged already")
 
 
+def test_a_spammer_is_told_about_the_cooldown_once(bot: BotUnderTest, scenarios: Scenarios) -> None:
+    """(Runs while the slow scenarios are still retrying.)"""
+    channel_id = int(bot.run(bot.fake.add_channel("spam"))["id"])
+    spammer = bot.user("spammer")
+    questions = [
+        bot.say(f"{bot.fake.bot_mention} {VERIFIED_EN} {i}", author=spammer, channel_id=channel_id) for i in range(7)
+    ]
+    for question in questions[:3]:  # BOT_COOLDOWN_COUNT=3: answered
+        assert "70.2%" in embed_text(bot.reply_to(question).json)
+    told = lambda: any("asking quickly" in (m["content"] or "") for m in bot.fake.bot_messages(channel_id))  # noqa: E731
+    bot.wait_until(told, 30, "the cooldown notice")
+    marker = bot.say(f"{bot.fake.bot_mention} {VERIFIED_EN}", author=bot.user("someone-else"), channel_id=channel_id)
+    bot.reply_to(marker)  # messages are handled in order: the spam before it is done with
+    texts = [m["content"] or "" for m in bot.fake.bot_messages(channel_id)]
+    assert sum("asking quickly" in t for t in texts) == 1, texts
+    assert len(texts) == 3 + 1 + 1
+
+
+def test_a_bad_current_while_serving_is_logged_once(bot: BotUnderTest, scenarios: Scenarios) -> None:
+    current = bot.index_dir / "CURRENT"
+    good = current.read_text(encoding="utf-8")
+    current.write_text("../elsewhere\n", encoding="utf-8")
+    try:
+        bot.wait_log(r"can't check for a new index build \(still serving \S+\): .*does not name a version")
+        time.sleep(2.5)  # five more polls (BOT_POLL_SECONDS=0.5)
+        assert bot.log().count("can't check for a new index build") == 1
+    finally:
+        current.write_text(good, encoding="utf-8")
+    bot.wait_log(r"the index folder is readable again")
+    _, _, edit = bot.ask(VERIFIED_EN, user=bot.user("after-current"))
+    assert "70.2%" in embed_text(edit.json)
+
+
 def test_server_errors_beyond_discord_py_s_retries_are_retried(bot: BotUnderTest, scenarios: Scenarios) -> None:
     interaction = scenarios.interactions["edit-500"]
     _answered_once(bot, interaction)
@@ -200,38 +233,6 @@ def test_a_reply_stored_despite_502s_is_posted_once(bot: BotUnderTest, scenarios
     assert len({r.json["nonce"] for r in attempts()}) == 1 and all(r.json["enforce_nonce"] for r in attempts())
     assert len(replies()) == 1, replies()
     assert "70.2%" in embed_text(replies()[0])
-
-
-def test_a_spammer_is_told_about_the_cooldown_once(bot: BotUnderTest) -> None:
-    channel_id = int(bot.run(bot.fake.add_channel("spam"))["id"])
-    spammer = bot.user("spammer")
-    questions = [
-        bot.say(f"{bot.fake.bot_mention} {VERIFIED_EN} {i}", author=spammer, channel_id=channel_id) for i in range(7)
-    ]
-    for question in questions[:3]:  # BOT_COOLDOWN_COUNT=3: answered
-        assert "70.2%" in embed_text(bot.reply_to(question).json)
-    told = lambda: any("asking quickly" in (m["content"] or "") for m in bot.fake.bot_messages(channel_id))  # noqa: E731
-    bot.wait_until(told, 30, "the cooldown notice")
-    marker = bot.say(f"{bot.fake.bot_mention} {VERIFIED_EN}", author=bot.user("someone-else"), channel_id=channel_id)
-    bot.reply_to(marker)  # messages are handled in order: the spam before it is done with
-    texts = [m["content"] or "" for m in bot.fake.bot_messages(channel_id)]
-    assert sum("asking quickly" in t for t in texts) == 1, texts
-    assert len(texts) == 3 + 1 + 1
-
-
-def test_a_bad_current_while_serving_is_logged_once(bot: BotUnderTest) -> None:
-    current = bot.index_dir / "CURRENT"
-    good = current.read_text(encoding="utf-8")
-    current.write_text("../elsewhere\n", encoding="utf-8")
-    try:
-        bot.wait_log(r"can't check for a new index build \(still serving \S+\): .*does not name a version")
-        time.sleep(2.5)  # five more polls (BOT_POLL_SECONDS=0.5)
-        assert bot.log().count("can't check for a new index build") == 1
-    finally:
-        current.write_text(good, encoding="utf-8")
-    bot.wait_log(r"the index folder is readable again")
-    _, _, edit = bot.ask(VERIFIED_EN, user=bot.user("after-current"))
-    assert "70.2%" in embed_text(edit.json)
 
 
 def test_the_debug_log_holds_no_token_and_no_question(bot: BotUnderTest, scenarios: Scenarios) -> None:
