@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import re
+import sqlite3
+import time
 from typing import Any
 
 import pytest
@@ -57,6 +59,17 @@ def test_questions_in_flight_at_a_sigkill_are_answered_after_the_restart(bot: Bo
 
     assert bot.kill() == -9
     bot.on_loop(fake.clear_faults)
+    # And one left by an older run, whose token has died since: not answered, but said.
+    late_user = int(bot.user("too-late")["id"])
+    db = sqlite3.connect(bot.db_path)
+    with db:
+        db.execute(
+            "INSERT INTO pending_questions (key, via, question, language, user_id, guild_id, channel_id, "
+            "application_id, token, created_at) VALUES (?, 'slash', ?, 'en', ?, ?, ?, ?, ?, ?)",
+            ("interaction:1", VERIFIED_EN, late_user, fake.guild_id, fake.channel_id, fake.application_id,
+             "a-token-dead-for-an-hour", time.time() - 3600),
+        )
+    db.close()
     bot.restart()
     bot.wait_ready_again()
     bot.wait_log(r"answering \d+ question\(s\) left in flight by the previous run")
@@ -77,5 +90,11 @@ def test_questions_in_flight_at_a_sigkill_are_answered_after_the_restart(bot: Bo
     ]
     assert len(replies) == 1, "the reply stored before the kill was posted again"
     assert "70.2%" in embed_text(replies[0])
+    said = bot.wait_until(
+        lambda: [m for m in fake.bot_messages(fake.channel_id) if "restarted before it could answer" in m["content"]],
+        30,
+        "the lost question said in the channel",
+    )
+    assert len(said) == 1 and said[0]["content"].startswith(f"<@{late_user}>") and not said[0]["mentions"]
     bot.wait_until(lambda: not bot.query("SELECT key FROM pending_questions"), 30, "no question left in flight")
     assert "Traceback" not in bot.log(), bot.log_tail()
