@@ -6,6 +6,11 @@
 * **idle memory** — VmRSS (and VmHWM) of the bot process ``--idle-seconds`` after ``on_ready``.
 * **throughput** — ``--concurrency`` ``/ask`` interactions dispatched at once (each from its own
   user), ``--rounds`` times: time to the deferral and to the answer (p50/p95), answers per second.
+* **cold bursts** — for each size of ``--cold-bursts`` (default 50,150) a bot process gets that
+  many ``/ask`` at once after it is ready, before it has answered anything (the first size in the
+  last cold-start run, after the idle memory is read; the others in fresh processes): time to
+  the deferral, to the answer (p50, max), answers delivered more than once, and the process's
+  peak RSS (VmHWM) and threads.
 
 Everything runs on 127.0.0.1: FakeDiscord (tests/fakediscord) in a thread of this process, the bot
 as a subprocess pointed at it. ``python -m bench.bot`` or ``python -m bench bot``; the report goes
@@ -56,7 +61,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rounds", type=int, default=3, help="bursts of --concurrency asks (default 3)")
     parser.add_argument("--questions-file", type=Path, default=QUESTIONS_FILE, metavar="JSONL")
     add_corpus_arguments(parser, truncate=False)
-    parser.add_argument("--timeout", type=float, default=180.0, help="seconds to wait for a burst's answers")
+    parser.add_argument("--timeout", type=float, default=300.0, help="seconds to wait for a burst's answers")
+    parser.add_argument(
+        "--cold-bursts",
+        type=lambda text: [int(n) for n in text.split(",") if n.strip()],
+        default=[50, 150],
+        metavar="N,N",
+        help="sizes of the bursts sent to a fresh bot right after its start (default 50,150; '' for none)",
+    )
 
 
 # -- the index --------------------------------------------------------------------------------
@@ -157,7 +169,13 @@ class BotRun:
             key, _, value = line.partition(":")
             if key in ("VmRSS", "VmHWM"):
                 fields[key] = round(int(value.split()[0]) / 1024, 1)
-        return {"rss": fields.get("VmRSS", 0.0), "peak_rss": fields.get("VmHWM", 0.0)}
+            elif key == "Threads":
+                fields[key] = int(value)
+        return {
+            "rss": fields.get("VmRSS", 0.0),
+            "peak_rss": fields.get("VmHWM", 0.0),
+            "threads": fields.get("Threads", 0),
+        }
 
     def burst(self, questions: Sequence[str], tag: str, timeout: float) -> dict[str, Any]:
         """Dispatch one /ask per question at once, each from a new user; wait for every answer."""
@@ -180,6 +198,7 @@ class BotRun:
         def outcomes() -> dict[int, Any] | None:
             acks: dict[int, Any] = {}
             edits: dict[int, Any] = {}
+            deliveries: dict[int, int] = {}  # answer edits (with the feedback buttons) per interaction
             for record in fake.requests:
                 iid = record.interaction_id
                 if iid not in ids:
@@ -188,8 +207,10 @@ class BotRun:
                     acks[iid] = record
                 elif record.method == "PATCH" and ORIGINAL.search(record.path) and record.ok and iid not in edits:
                     edits[iid] = record
+                if record.method == "PATCH" and record.ok and (record.json or {}).get("components"):
+                    deliveries[iid] = deliveries.get(iid, 0) + 1
             done = all(i in edits or (i in acks and not acks[i].ok) for i in ids)
-            return {"acks": acks, "edits": edits} if done else None
+            return {"acks": acks, "edits": edits, "deliveries": deliveries} if done else None
 
         result = self.wait(outcomes, timeout, f"answers to {len(ids)} concurrent /ask")
         dispatched = {int(i["id"]): fake.interaction_state(i).dispatched_at for i in interactions}
@@ -204,6 +225,7 @@ class BotRun:
             "ack_s": ack_s,
             "answer_s": answer_s,
             "span_s": span,
+            "delivered_twice": sum(1 for n in result["deliveries"].values() if n > 1),
         }
 
     def stop(self) -> tuple[int | None, float]:
@@ -244,6 +266,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         stops: list[dict[str, Any]] = []
         bursts: list[dict[str, Any]] = []
         memory: dict[str, float] = {}
+        cold: list[dict[str, Any]] = []
         for n in range(args.runs):
             log(f"bot: cold start {n + 1}/{args.runs}")
             with bot_run(corpus, index_dir, Path(tmp) / f"run-{n}") as bot:
@@ -252,6 +275,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     if args.idle_seconds > 0:
                         time.sleep(args.idle_seconds)  # a benchmark: idle on purpose
                     memory = bot.memory_mib()
+                    if args.cold_bursts:  # the first questions this process gets: a cold burst
+                        cold.append(_cold_burst(bot, questions, args.cold_bursts[0], args.timeout))
                     for r in range(args.rounds):
                         log(f"bot: burst {r + 1}/{args.rounds} of {args.concurrency} concurrent /ask")
                         picked = [
@@ -260,7 +285,41 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                         bursts.append(bot.burst(picked, f"r{r}", args.timeout))
                 code, seconds = bot.stop()
                 stops.append({"exit_code": code, "seconds": round(seconds, 3)})
-    return _report(args, starts, memory, bursts, stops)
+        for i, size in enumerate(args.cold_bursts[1:], start=1):
+            with bot_run(corpus, index_dir, Path(tmp) / f"cold-{i}") as bot:
+                bot.wait_started()
+                cold.append(_cold_burst(bot, questions, size, args.timeout))
+    report = _report(args, starts, memory, bursts, stops)
+    report["cold_bursts"] = cold
+    return report
+
+
+def _cold_burst(bot: BotRun, questions: Sequence[str], size: int, timeout: float) -> dict[str, Any]:
+    """``size`` /ask at once to a bot that is ready and has answered nothing yet."""
+    log(f"bot: cold burst of {size} concurrent /ask on a fresh bot")
+    before = bot.memory_mib()
+    picked = [questions[i % len(questions)] for i in range(size)]
+    burst = bot.burst(picked, f"cold{size}", timeout)
+    after = bot.memory_mib()
+    # discord.py's own complaints when the event loop starves the gateway
+    stalls = len(re.findall(r"websocket is [\d.]+s behind|heartbeat blocked", bot.log()))
+    ack, answer = summary_ms(burst["ack_s"]), summary_ms(burst["answer_s"])
+    return {
+        "concurrency": size,
+        "asked": burst["asked"],
+        "answered": burst["answered"],
+        "acked_in_time": sum(1 for s in burst["ack_s"] if s < 3.0),
+        "delivered_twice": burst["delivered_twice"],
+        "ack_max_ms": round(max(burst["ack_s"]) * 1000, 1) if burst["ack_s"] else None,
+        "ack_ms": ack,
+        "answer_ms": answer,
+        "answer_max_ms": round(max(burst["answer_s"]) * 1000, 1) if burst["answer_s"] else None,
+        "rss_before_mib": before["rss"],
+        "rss_after_mib": after["rss"],
+        "peak_rss_mib": after["peak_rss"],
+        "threads_after": after["threads"],
+        "gateway_stall_warnings": stalls,
+    }
 
 
 def _median(values: list[float]) -> float:
@@ -284,6 +343,7 @@ def _report(
             "idle_seconds": args.idle_seconds,
             "concurrency": args.concurrency,
             "rounds": args.rounds,
+            "cold_bursts": args.cold_bursts,
             "corpus": str(args.corpus),
             "index": str(args.index) if args.index else None,
         },
@@ -326,7 +386,29 @@ def render(report: dict[str, Any]) -> str:
         ["answer p50 / p95", _pair(t["answer_ms"]), "ms"],
         ["answered / asked (deferred in 3 s)", f"{t['answered']} / {t['asked']} ({t['acked_in_time']})", ""],
     ]
+    for cold in report.get("cold_bursts", []):
+        n = cold["concurrency"]
+        rows += [
+            [f"cold burst of {n}: acked < 3 s, max", f"{cold['acked_in_time']}, {cold['ack_max_ms']:,.0f}", "ms"],
+            [f"  answered p50 / max ({cold['answered']} of {n})", _p50_max(cold), "ms"],
+            ["  answers delivered twice; gateway stalls logged", _twice_stalls(cold), ""],
+            ["  peak RSS (VmHWM) / RSS after / threads", _rss(cold), "MiB"],
+        ]
     return table(["bot", "value", "unit"], rows)
+
+
+def _p50_max(cold: dict[str, Any]) -> str:
+    if not cold["answer_ms"].get("n"):
+        return "–"
+    return f"{cold['answer_ms']['p50']:,.0f} / {cold['answer_max_ms']:,.0f}"
+
+
+def _twice_stalls(cold: dict[str, Any]) -> str:
+    return f"{cold['delivered_twice']}; {cold['gateway_stall_warnings']}"
+
+
+def _rss(cold: dict[str, Any]) -> str:
+    return f"{cold['peak_rss_mib']:,.0f} / {cold['rss_after_mib']:,.0f} / {cold['threads_after']}"
 
 
 def _pair(summary: dict[str, Any]) -> str:

@@ -96,6 +96,9 @@ class ArticleBot(commands.Bot):
         self.conversations = ConversationMemory(settings.conversation_size)  # answer message → turn
         self.thread_turns = ConversationMemory(settings.conversation_size)  # answer thread → latest turn
         self.inflight = InFlight()
+        # Questions computed at once: a burst queues here instead of multiplying threads and memory
+        # (each computation uses every core anyway).
+        self.answer_slots = asyncio.Semaphore(settings.answer_workers)
         self.index_lock = asyncio.Lock()  # one reload or rebuild at a time
         self.synced: list[app_commands.AppCommand] = []
         self.tree.on_error = self._on_app_command_error

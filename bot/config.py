@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -88,6 +89,18 @@ class BotSettings(BaseSettings):
     conversation_size: int = Field(5000, ge=10, le=1_000_000, description="Answers remembered for follow-ups.")
     sync_commands: bool = Field(True, description="Sync slash commands with Discord at start.")
     shutdown_seconds: float = Field(3.0, ge=0, le=120, description="Grace for in-flight answers at shutdown.")
+    answer_workers: int = Field(
+        default_factory=lambda: os.cpu_count() or 1,
+        ge=1,
+        le=64,
+        description="Questions computed at once (default: the machine's cores); the rest wait their turn.",
+    )
+    delivery_seconds: float = Field(
+        14.5 * 60,
+        ge=1,
+        le=24 * 3600,
+        description="How long to keep retrying an answer Discord refuses (an interaction's token lives 15 min).",
+    )
     log_level: str = Field("INFO", description="DEBUG, INFO, WARNING, ERROR.")
 
     index: IndexSettings = Field(default_factory=IndexSettings, exclude=True)

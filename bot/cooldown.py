@@ -17,6 +17,7 @@ class SlidingWindowCooldown:
         self.seconds = seconds
         self._clock = clock
         self._hits: dict[Hashable, deque[float]] = {}
+        self._warned: dict[Hashable, float] = {}  # key → when the wait it was told about ends
         self._calls = 0
 
     def _window(self, key: Hashable, now: float) -> deque[float]:
@@ -48,10 +49,21 @@ class SlidingWindowCooldown:
             self._forget_idle(now)
         return 0.0
 
+    def should_warn(self, key: Hashable) -> bool:
+        """Whether to tell a refused ``key`` about the wait: once per wait, not once per refusal
+        (a public reply per message would let a spammer make the bot spam)."""
+        now = self._clock()
+        if now < self._warned.get(key, float("-inf")):
+            return False
+        self._warned[key] = now + self.retry_after(key)
+        return True
+
     def _forget_idle(self, now: float) -> None:
         """Drop users whose window is empty, so memory tracks active users only."""
         for key in [k for k, hits in self._hits.items() if not hits or hits[-1] <= now - self.seconds]:
             del self._hits[key]
+        for key in [k for k, until in self._warned.items() if until <= now]:
+            del self._warned[key]
 
     def __len__(self) -> int:
         return len(self._hits)

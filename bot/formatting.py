@@ -36,6 +36,15 @@ ABSTAIN_COLOR = 0x99AAB5
 INFO_COLOR = 0x57F287
 
 _MARKER = re.compile(r"\[\d{1,5}\]")
+# Direction controls (embeddings, overrides, isolates, marks): echoed, they reorder what follows
+# them in the reader's client, so a title could be made to read as something else.
+_BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# Server invites: the bot must not repeat an advertisement under its own name.
+_INVITE = re.compile(
+    r"(?:https?://)?(?:www\.)?(?:discord(?:app)?\.com/invite|discord\.(?:gg|io|me|li)|dsc\.gg)/[\w-]+",
+    re.IGNORECASE,
+)
+INVITE_PLACEHOLDER = "[invite]"
 _GRAPHEME = regex.compile(r"\X")
 # Preferred places to split, best first; the cut goes after the match.
 _BREAKS = (
@@ -44,6 +53,13 @@ _BREAKS = (
     re.compile(r"[。！？!?]|[.;；](?=\s)"),
     re.compile(r"\s"),
 )
+
+
+# -- what the bot repeats of a user's text -------------------------------------------------
+def echo_safe(text: str) -> str:
+    """A user's question as the bot may repeat it (a title, a thread name): without direction
+    controls and without invite links."""
+    return _INVITE.sub(INVITE_PLACEHOLDER, _BIDI.sub("", text))
 
 
 # -- cutting text safely -------------------------------------------------------------------
@@ -229,7 +245,7 @@ def answer_spec(result: AskResult) -> EmbedSpec:
     if result.abstained and result.nearest_sections and not all(s in result.answer for s in result.nearest_sections):
         fields.append((nearest_sections_label(result.language), "\n".join(f"• {s}" for s in result.nearest_sections)))
     return EmbedSpec(
-        title=result.question,
+        title=echo_safe(result.question),
         description=result.answer,
         fields=fields,
         footer=article_footer(result.sources, [c.doc_id for c in result.citations]),
@@ -241,7 +257,7 @@ def preview_embed(question: str, text: str, language: str) -> discord.Embed:
     """A generated answer while it is being written: one embed, its end marked as unfinished."""
     footer = phrase("answer.writing", language)
     body = truncate(text.rstrip(), DESCRIPTION_LIMIT - 2) + " ▌"
-    return pack_embeds(EmbedSpec(title=question, description=body, footer=footer))[0][0]
+    return pack_embeds(EmbedSpec(title=echo_safe(question), description=body, footer=footer))[0][0]
 
 
 def answer_embeds(result: AskResult) -> list[list[discord.Embed]]:

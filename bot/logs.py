@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import re
 import sys
 from collections.abc import Iterable, Sequence
 
@@ -30,26 +31,49 @@ def redact(text: str, secrets: Iterable[str]) -> str:
     return text
 
 
+# Interaction tokens (valid 15 minutes, enough to answer as the bot) in webhook and callback URLs
+# and in gateway payloads ("token": "..."), as discord.py logs them at DEBUG.
+_URL_TOKEN = re.compile(r"(/(?:webhooks|interactions)/\d+/)(?!\*\*\*/)[^/?\s'\"]+")  # *** : masked already
+_TOKEN_FIELD = re.compile(r"""(['"]token['"]\s*:\s*['"])[^'"]+""")
+PAYLOAD_CHARS = 120  # longer arguments of discord.py's DEBUG lines are summarised
+
+
+def mask_tokens(text: str) -> str:
+    return _TOKEN_FIELD.sub(r"\1" + REDACTED, _URL_TOKEN.sub(r"\1" + REDACTED, text))
+
+
+def summarised(value: object) -> object:
+    """A discord.py DEBUG argument without what people wrote: a gateway event becomes its op,
+    type and sequence; a request or response body its size."""
+    if isinstance(value, dict) and "op" in value:
+        return f"<op {value.get('op')} {value.get('t') or ''} seq {value.get('s')}>"
+    if isinstance(value, dict | list | bytes) or (isinstance(value, str) and len(value) > PAYLOAD_CHARS):
+        return f"<{type(value).__name__} of {len(str(value))} chars>"
+    return value
+
+
 class RedactingFilter(logging.Filter):
-    """A handler filter: rewrites the message, traceback and stack text with the secrets masked."""
+    """A handler filter: rewrites the message, traceback and stack text with the secrets and
+    interaction tokens masked, and discord.py's DEBUG payloads (message texts) summarised."""
 
     def __init__(self, secrets: Sequence[str]) -> None:
         super().__init__()
         self.secrets = [s for s in secrets if s]
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if not self.secrets:
-            return True
+        if record.levelno <= logging.DEBUG and record.name.startswith("discord") and record.args:
+            args = record.args if isinstance(record.args, tuple) else (record.args,)
+            record.args = tuple(summarised(a) for a in args)
         message = record.getMessage()
-        clean = redact(message, self.secrets)
+        clean = mask_tokens(redact(message, self.secrets))
         if clean != message:
             record.msg, record.args = clean, None
         if record.exc_info and not record.exc_text:
             record.exc_text = logging.Formatter().formatException(record.exc_info)
         if record.exc_text:
-            record.exc_text = redact(record.exc_text, self.secrets)
+            record.exc_text = mask_tokens(redact(record.exc_text, self.secrets))
         if record.stack_info:
-            record.stack_info = redact(record.stack_info, self.secrets)
+            record.stack_info = mask_tokens(redact(record.stack_info, self.secrets))
         return True
 
 

@@ -24,8 +24,10 @@ from index.store import (
     Manifest,
     Sentence,
     StoredIndex,
+    check_index_folder,
     load_current,
     make_vector_index,
+    remove_abandoned_staging,
     write_version,
 )
 
@@ -109,6 +111,8 @@ def _background_vectors(embedder: Embedder, previous: StoredIndex | None) -> np.
 
 def build_index(settings: IndexSettings, force: bool = False, progress: bool = True) -> BuildResult:
     started = time.perf_counter()
+    check_index_folder(settings.index_dir)  # before minutes of embedding, not after
+    remove_abandoned_staging(settings.index_dir)  # what killed builds left, even if nothing changed now
     documents = load_corpus(settings.corpus_dir)
     embedder = get_embedder(settings.model)
     try:

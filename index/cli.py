@@ -13,7 +13,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-from index.errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, EmbedderError, IndexLoadError, InputError, exit_code
+from index.errors import (
+    EXIT_FAILURE,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_USAGE,
+    EmbedderError,
+    IndexLoadError,
+    InputError,
+    exit_code,
+)
 
 if TYPE_CHECKING:  # settings (pydantic-settings) load after the arguments parse: --help needs none
     from index.config import IndexSettings
@@ -133,3 +142,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         return EXIT_OK
+    except PermissionError as error:  # not a broken index: rebuilding wouldn't help
+        print(f"error: permission denied: {error.filename or error}", file=sys.stderr)
+        return EXIT_FAILURE
+    except OSError as error:  # a folder that is a file, a full disk: one line, no traceback
+        where = f" ({error.filename})" if error.filename else ""
+        print(f"error: {error.strerror or error}{where}", file=sys.stderr)
+        return EXIT_FAILURE

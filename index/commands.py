@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections import deque
+from collections.abc import Iterator
 from pathlib import Path
 
 from index.config import IndexSettings
@@ -79,8 +81,29 @@ def chunks(args: argparse.Namespace, settings: IndexSettings) -> int:
 
 
 def print_json(obj: object) -> None:
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    """One JSON line, valid UTF-8 whatever the input held (a lone surrogate becomes U+FFFD)."""
+    sys.stdout.write(valid_text(json.dumps(obj, ensure_ascii=False)) + "\n")
     sys.stdout.flush()
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def valid_text(text: str) -> str:
+    """``text`` with what isn't Unicode text (the surrogates Python uses for undecodable bytes of
+    argv or stdin) replaced by U+FFFD, so that it encodes as UTF-8."""
+    return _SURROGATE.sub("\ufffd", text)
+
+
+def _stdin_lines() -> Iterator[str]:
+    """stdin's lines decoded as UTF-8, an invalid byte becoming U+FFFD (not an exception, not
+    an escape that can't be written out again)."""
+    binary = getattr(sys.stdin, "buffer", None)
+    if binary is None:  # a text stream standing in for stdin
+        yield from (valid_text(line) for line in sys.stdin)
+        return
+    for raw in binary:
+        yield raw.decode("utf-8", "replace")
 
 
 def _say(line: str) -> None:
@@ -104,7 +127,8 @@ def _k(args: argparse.Namespace) -> int | None:
 
 def search(args: argparse.Namespace, settings: IndexSettings) -> int:
     k = _k(args)
-    result = _engine(settings).search(args.question, k, args.mode)  # a QuestionError is an input error: exit 2
+    # a QuestionError is an input error: exit 2
+    result = _engine(settings).search(args.question, k, args.mode)
     if args.json:
         print_json(result.model_dump())
     else:
@@ -131,7 +155,7 @@ def ask(args: argparse.Namespace, settings: IndexSettings) -> int:
 def _ask_stream(settings: IndexSettings, k: int | None, mode: str, llm: bool | None = None) -> int:
     """One question per stdin line → one JSON object per line; the model is loaded once."""
     engine = _engine(settings, llm)
-    for line in sys.stdin:
+    for line in _stdin_lines():
         if not line.strip():
             continue
         try:

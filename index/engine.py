@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from index import lexical
 from index.answering import about
 from index.answering.candidates import PASSAGES, candidates
 from index.answering.compose import choose, compose, nearest_sections, widen, with_heading
@@ -131,10 +132,12 @@ class Engine:
         return version
 
     def warm_up(self) -> None:
-        """Load the index and the model, and embed the glossary's words, so that the first
-        question is as fast as the rest."""
+        """Load the index, the model and the tokenizer, and embed the glossary's words, so that
+        the first question is as fast as the rest (and a burst of first questions doesn't make
+        them all at once)."""
         stored = self.snapshot.stored
         self.model  # noqa: B018 -- read now, not at the first question
+        lexical.warm_up()
         self.embedder.encode_queries(["warm-up"])
         if self.params.translation_weight > 0:
             self._learn_words([w for words in stored.glossary.values() for w in words])

@@ -26,7 +26,8 @@ _TOKEN = re.compile(
 )
 _GLUED = re.compile(r"([a-z]{3,})(\d+(?:\.\d+)?)")
 _NAME_PLURAL = re.compile(r"[a-z]+\d+s")
-_jieba_lock = threading.Lock()
+_jieba_lock = threading.Lock()  # jieba's Tokenizer isn't thread-safe: one cut at a time
+_jieba_made_lock = threading.Lock()  # held while a tokenizer is made: one dictionary per term file, not per thread
 
 # Bump when tokenize() changes what it yields, or BM25's parameters: an index version stores BM25
 # over the tokens of its build (see LexicalIndex.save), and a version made otherwise is re-indexed at load.
@@ -369,8 +370,18 @@ def terms_digest() -> str:
 
 
 def _jieba():  # type: ignore[no-untyped-def]
-    """The tokenizer for the tech terms as the file is now (term_pairs)."""
-    return _jieba_for(_terms_version())
+    """The tokenizer for the tech terms as the file is now (term_pairs).
+
+    Made once, under a lock: lru_cache alone lets every thread that misses build its own
+    dictionary at the same time (a cold burst of 50 questions built 50, 3 GiB)."""
+    version = _terms_version()
+    with _jieba_made_lock:
+        return _jieba_for(version)
+
+
+def warm_up() -> None:
+    """Make the tokenizer now (jieba loads its dictionary on first use: about a second)."""
+    tokenize("预热分词器 warm up")
 
 
 @lru_cache(maxsize=2)

@@ -91,6 +91,14 @@ MESSAGES: dict[str, Texts] = {
         "zh": "抱歉，出了点问题，没能回答。请稍后再试。",
         "en": "Sorry, something went wrong while answering. Please try again later.",
     },
+    "ask.undelivered": {  # Discord kept refusing the answer until the bot had to give up
+        "zh": "抱歉，回答没能送达（Discord 一直出错）。请再问一次。",
+        "en": "Sorry, I couldn't deliver the answer (Discord kept failing). Please ask again.",
+    },
+    "ask.lost_at_restart": {  # a question left in flight by a restart, too old to answer now
+        "zh": "抱歉，机器人重启了，没来得及回答你的问题。请再问一次。",
+        "en": "Sorry, the bot restarted before it could answer your question. Please ask again.",
+    },
     "shutting_down": {
         "zh": "机器人正在重启，请稍后再问。",
         "en": "The bot is restarting; please ask again in a moment.",

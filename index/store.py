@@ -12,6 +12,7 @@ any moment leaves the previous index intact and loadable.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -50,6 +51,7 @@ GLOSSARY = "glossary.json"
 BACKGROUND = "background.npz"
 BIAS_LANGUAGES = ("en", "zh")
 BUILD_HINT = "run `python -m index build --force`"
+STAGING_LOCK = ".writing"  # in a staging folder, locked (flock) by the build writing it
 
 
 class ChunkerSettings(BaseModel):
@@ -236,12 +238,29 @@ def make_vector_index(vectors: np.ndarray, approx_threshold: int) -> tuple[faiss
     return index, kind
 
 
+def permission_hint(path: Path | str) -> str:
+    """A permission problem is not a broken index: rebuilding wouldn't help (or wouldn't be allowed)."""
+    return (
+        f"permission denied: {path} can't be read by this user (uid {os.getuid()}); "
+        "fix the permissions of the index folder or run as its owner"
+    )
+
+
+def check_index_folder(index_dir: Path) -> None:
+    """IndexLoadError if ``index_dir`` is something other than a folder (or nothing yet)."""
+    if index_dir.exists() and not index_dir.is_dir():
+        raise IndexLoadError(f"the index folder {index_dir} is a file, not a folder; point --index at a folder")
+
+
 def current_version(index_dir: Path) -> str | None:
+    check_index_folder(index_dir)
     try:
         name = (index_dir / CURRENT).read_text(encoding="utf-8").strip()
     except (FileNotFoundError, NotADirectoryError):
         return None
-    except (UnicodeDecodeError, IsADirectoryError, PermissionError) as error:
+    except PermissionError:
+        raise IndexLoadError(permission_hint(index_dir / CURRENT)) from None
+    except (UnicodeDecodeError, IsADirectoryError) as error:
         raise IndexLoadError(f"{index_dir / CURRENT} is unreadable ({type(error).__name__}); {BUILD_HINT}") from None
     if not name:
         return None
@@ -290,8 +309,13 @@ def write_version(
     versions = index_dir / VERSIONS
     versions.mkdir(parents=True, exist_ok=True)
     name = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ") + "-" + uuid.uuid4().hex[:6]
+    remove_abandoned_staging(index_dir)
     staging = versions / f".tmp-{name}"
     staging.mkdir()
+    # Held until the version is complete: a build killed meanwhile leaves a folder no one holds,
+    # which the next build removes (remove_abandoned_staging).
+    writing = (staging / STAGING_LOCK).open("w")
+    fcntl.flock(writing, fcntl.LOCK_EX)
     _write_jsonl(staging / CHUNKS, chunks)
     _write_jsonl(staging / SENTENCES, sentences)
     np.save(staging / SENTENCE_VECTORS, sentence_vectors)
@@ -301,11 +325,13 @@ def write_version(
     if lexical is not None:
         lexical.save(staging)
     (staging / MANIFEST).write_text(manifest.model_dump_json(indent=2), encoding="utf-8")
+    (staging / STAGING_LOCK).unlink()
     for item in staging.iterdir():
         with item.open("rb") as handle:
             os.fsync(handle.fileno())
     final = versions / name
     staging.rename(final)
+    writing.close()
     pointer = index_dir / f".{CURRENT}.{name}"
     pointer.write_text(name + "\n", encoding="utf-8")
     os.replace(pointer, index_dir / CURRENT)
@@ -322,10 +348,38 @@ def _prune(index_dir: Path, keep: int) -> None:
     for old in finished[:-keep]:
         if old.name != live:
             shutil.rmtree(old, ignore_errors=True)
-    hour_ago = time.time() - 3600
-    for stale in (p for p in versions if p.name.startswith(".tmp-")):
-        if stale.stat().st_mtime < hour_ago:  # a younger one may be another build in progress
-            shutil.rmtree(stale, ignore_errors=True)
+    remove_abandoned_staging(index_dir)
+
+
+def remove_abandoned_staging(index_dir: Path) -> int:
+    """Remove the staging folders (``versions/.tmp-*``) of builds that were killed: those whose
+    lock no build holds. One being written by another build right now is left alone. Returns how
+    many were removed."""
+    versions = index_dir / VERSIONS
+    try:
+        staging = [p for p in versions.iterdir() if p.name.startswith(".tmp-") and p.is_dir()]
+    except OSError:
+        return 0
+    removed = 0
+    for folder in staging:
+        try:
+            handle = (folder / STAGING_LOCK).open("rb")  # never creates it
+        except FileNotFoundError:  # killed before it took its lock, or a build of older code
+            if time.time() - folder.stat().st_mtime < 60:  # give a starting build a minute
+                continue
+            shutil.rmtree(folder, ignore_errors=True)
+            removed += 1
+            continue
+        except OSError:
+            continue
+        with handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                continue  # a build in progress
+            shutil.rmtree(folder, ignore_errors=True)
+            removed += 1
+    return removed
 
 
 def _read_jsonl(path: Path, parse: Callable[[str], BaseModel]) -> list:
@@ -339,9 +393,13 @@ def load_version(path: Path, expected_embedder: str | None = None) -> StoredInde
     import numpy as np
 
     if not (path / MANIFEST).is_file():
+        if path.is_dir() and not os.access(path, os.R_OK | os.X_OK):
+            raise IndexLoadError(permission_hint(path))
         raise IndexLoadError(f"index at {path} has no {MANIFEST}; {BUILD_HINT}")
     try:
         manifest = Manifest.model_validate_json((path / MANIFEST).read_text(encoding="utf-8"))
+    except PermissionError:
+        raise IndexLoadError(permission_hint(path / MANIFEST)) from None
     except (ValidationError, UnicodeDecodeError) as error:
         raise IndexLoadError(f"index manifest {path / MANIFEST} is invalid ({_first(error)}); {BUILD_HINT}") from None
     if manifest.schema_version != SCHEMA_VERSION:
@@ -364,6 +422,8 @@ def load_version(path: Path, expected_embedder: str | None = None) -> StoredInde
         glossary = json.loads((path / GLOSSARY).read_text(encoding="utf-8"))
         with np.load(path / BACKGROUND, allow_pickle=False) as data:
             background = Background.from_arrays(dict(data))
+    except PermissionError as error:
+        raise IndexLoadError(permission_hint(error.filename or path)) from None
     except (
         ValidationError,
         ValueError,
@@ -374,6 +434,8 @@ def load_version(path: Path, expected_embedder: str | None = None) -> StoredInde
         EOFError,
         zipfile.BadZipFile,
     ) as error:
+        if "Permission denied" in str(error):  # faiss reports a refused fopen as a RuntimeError
+            raise IndexLoadError(permission_hint(path)) from None
         raise IndexLoadError(f"index at {path} is corrupt ({_first(error)}); {BUILD_HINT}") from None
     problems = []
     if vectors.d != manifest.dim:
@@ -382,6 +444,9 @@ def load_version(path: Path, expected_embedder: str | None = None) -> StoredInde
         problems.append(f"{vectors.ntotal} vectors, {len(chunks)} chunks, manifest says {manifest.chunk_count}")
     if sentence_vectors.shape != (len(sentences), manifest.dim):
         problems.append(f"sentence vectors {sentence_vectors.shape} for {len(sentences)} sentences")
+    outside = _first_misplaced_sentence(sentences, chunks)
+    if outside is not None:
+        problems.append(f"sentence {outside} of {SENTENCES} lies outside its chunk")
     if any(background.chunk_bias[lang].shape != (len(chunks),) for lang in BIAS_LANGUAGES):
         problems.append("background bias does not match the chunks")
     if problems:
@@ -392,6 +457,18 @@ def load_version(path: Path, expected_embedder: str | None = None) -> StoredInde
     return StoredIndex(
         path, path.name, manifest, chunks, vectors, sentences, sentence_vectors, glossary, background, lexical
     )
+
+
+def _first_misplaced_sentence(sentences: list[Sentence], chunks: list[Chunk]) -> int | None:
+    """The first sentence whose chunk doesn't exist or whose offsets leave it (or run backwards):
+    sliced, it would be empty or another passage's text, and answers would quote it."""
+    for i, sentence in enumerate(sentences):
+        if not 0 <= sentence.chunk < len(chunks):
+            return i
+        chunk = chunks[sentence.chunk]
+        if not chunk.start <= sentence.start < sentence.end <= chunk.end:
+            return i
+    return None
 
 
 def _load_lexical(path: Path, manifest: Manifest) -> LexicalIndex | None:

@@ -2,7 +2,7 @@
 
 from bot.feedback._buttons import FeedbackButton, feedback_view
 from bot.feedback._export import ExportError, export_format, write_feedback
-from bot.feedback._store import AnswerRecord, FeedbackRow, FeedbackStore, Vote
+from bot.feedback._store import AnswerRecord, FeedbackRow, FeedbackStore, PendingQuestion, Vote
 
 __all__ = [
     "AnswerRecord",
@@ -10,6 +10,7 @@ __all__ = [
     "FeedbackButton",
     "FeedbackRow",
     "FeedbackStore",
+    "PendingQuestion",
     "Vote",
     "export_format",
     "feedback_view",

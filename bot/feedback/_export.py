@@ -24,6 +24,19 @@ COLUMNS = [
 ]
 
 
+# OWASP's CSV-injection rule: a spreadsheet runs a cell beginning with one of these as a formula
+# (=HYPERLINK(...) in a question would be a live link in votes.csv). Such a cell gets a leading
+# apostrophe, which the spreadsheet shows as text. JSON Lines is data for programs: kept raw.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutralised(value: object) -> object:
+    """A CSV cell that no spreadsheet will evaluate."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 class ExportError(ValueError):
     """A bad export target; the message is one line."""
 
@@ -47,7 +60,7 @@ def write_feedback(rows: list[FeedbackRow], path: Path) -> int:
             for row in rows:
                 data = row.as_dict()
                 data["chunk_ids"] = " ".join(row.chunk_ids)
-                writer.writerow({k: data[k] for k in COLUMNS})
+                writer.writerow({k: neutralised(data[k]) for k in COLUMNS})
         else:
             for row in rows:
                 data = row.as_dict()

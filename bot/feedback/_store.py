@@ -18,7 +18,7 @@ from typing import Any, Literal
 from index import AskResult
 
 Vote = Literal["up", "down"]
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: pending_questions
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS answers (
@@ -56,6 +56,24 @@ CREATE TABLE IF NOT EXISTS feedback (
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL,
     UNIQUE (answer_id, user_id)
+);
+CREATE TABLE IF NOT EXISTS pending_questions (
+    key            TEXT PRIMARY KEY,   -- interaction:<id> or message:<id>
+    via            TEXT NOT NULL,
+    question       TEXT NOT NULL,
+    context        TEXT,
+    language       TEXT NOT NULL,
+    user_id        INTEGER NOT NULL,
+    guild_id       INTEGER,
+    channel_id     INTEGER,
+    message_id     INTEGER,            -- the question's message, to reply to
+    application_id INTEGER,            -- with token: the interaction's webhook
+    token          TEXT,               -- valid 15 minutes; the row goes once the answer is out
+    ephemeral      INTEGER NOT NULL DEFAULT 0,
+    can_embed      INTEGER NOT NULL DEFAULT 1,
+    follow_up      INTEGER NOT NULL DEFAULT 0,
+    thread_id      INTEGER,
+    created_at     REAL NOT NULL       -- unix time the question was asked
 );
 """
 
@@ -119,6 +137,37 @@ class AnswerRecord:
             guild_id=guild_id,
             channel_id=channel_id,
         )
+
+
+@dataclass
+class PendingQuestion:
+    """A question accepted but not yet answered: enough to answer it after a restart, while the
+    interaction token lives (or the message can still be replied to)."""
+
+    key: str
+    via: str
+    question: str
+    language: str
+    user_id: int
+    created_at: float
+    context: str | None = None
+    guild_id: int | None = None
+    channel_id: int | None = None
+    message_id: int | None = None
+    application_id: int | None = None
+    token: str | None = None
+    ephemeral: bool = False
+    can_embed: bool = True
+    follow_up: bool = False
+    thread_id: int | None = None
+
+    @property
+    def is_interaction(self) -> bool:
+        return self.token is not None and self.application_id is not None
+
+
+_PENDING_COLUMNS = [f for f in PendingQuestion.__dataclass_fields__]
+_BOOL_COLUMNS = ("ephemeral", "can_embed", "follow_up")
 
 
 @dataclass
@@ -236,6 +285,33 @@ class FeedbackStore:
         data["abstained"] = bool(data["abstained"])
         data["citations"] = json.loads(data["citations"] or "[]")
         return AnswerRecord(**data)
+
+    # -- questions in flight ----------------------------------------------------------------
+    def save_pending(self, pending: PendingQuestion) -> None:
+        values = [getattr(pending, c) for c in _PENDING_COLUMNS]
+        values = [int(v) if isinstance(v, bool) else v for v in values]
+        with self._lock:
+            self.db.execute(
+                f"INSERT OR REPLACE INTO pending_questions ({', '.join(_PENDING_COLUMNS)}) "
+                f"VALUES ({', '.join('?' * len(_PENDING_COLUMNS))})",
+                values,
+            )
+
+    def drop_pending(self, key: str) -> None:
+        with self._lock:
+            self.db.execute("DELETE FROM pending_questions WHERE key = ?", (key,))
+
+    def pending(self) -> list[PendingQuestion]:
+        """The questions in flight, oldest first."""
+        with self._lock:
+            rows = self.db.execute("SELECT * FROM pending_questions ORDER BY created_at, key").fetchall()
+        result = []
+        for row in rows:
+            data = dict(row)
+            for column in _BOOL_COLUMNS:
+                data[column] = bool(data[column])
+            result.append(PendingQuestion(**data))
+        return result
 
     # -- votes ----------------------------------------------------------------------------
     def record_vote(

@@ -65,3 +65,19 @@ def test_bad_parameters_are_rejected() -> None:
         SlidingWindowCooldown(0, 60)
     with pytest.raises(ValueError):
         SlidingWindowCooldown(1, 0)
+
+
+def test_a_refused_user_is_told_once_per_wait() -> None:
+    now = [0.0]
+    cooldown = SlidingWindowCooldown(2, 60, clock=lambda: now[0])
+    cooldown.hit("spammer")
+    cooldown.hit("spammer")
+    told = []
+    for second in range(0, 40, 2):
+        now[0] = float(second)
+        assert cooldown.hit("spammer") > 0
+        told.append(cooldown.should_warn("spammer"))
+    assert told.count(True) == 1 and told[0]
+    now[0] = 61.0  # the window slid: questions again, and a new wait is told again
+    assert cooldown.hit("spammer") == 0 and cooldown.hit("spammer") == 0
+    assert cooldown.hit("spammer") > 0 and cooldown.should_warn("spammer")

@@ -255,3 +255,22 @@ def test_citation_name_shortens_only_the_section() -> None:
     assert name.startswith("[12] ") and name.endswith(" · ¶12–13")
     assert formatting.paragraphs_label([23]) == "¶23"
     assert formatting.paragraphs_label([3, 7]) == "¶3,7"
+
+
+@pytest.mark.parametrize(
+    ("question", "shown"),
+    [
+        ("\u2066evil\u2069 what does it cost?", "evil what does it cost?"),
+        ("\u202eTSOC\u202c 多少钱\u200f？", "TSOC 多少钱？"),
+        ("join discord.gg/abc-123 now: what is Composer?", "join [invite] now: what is Composer?"),
+        ("https://discord.com/invite/Xy9 price?", "[invite] price?"),
+        ("HTTPS://DISCORDAPP.COM/INVITE/q and dsc.gg/z", "[invite] and [invite]"),
+        ("Composer 2.5 在 SWE-bench 上多少分？", "Composer 2.5 在 SWE-bench 上多少分？"),
+    ],
+)
+def test_the_question_echoed_in_the_title_has_no_direction_controls_or_invites(question: str, shown: str) -> None:
+    result = AskResult(
+        question=question, answer="答案。", abstained=True, language="zh", kind="abstained", sources=[SOURCE]
+    )
+    assert formatting.answer_embeds(result)[0][0].title == shown
+    assert formatting.preview_embed(question, "…", "zh").title == shown

@@ -55,3 +55,45 @@ def test_question_line_is_json_with_a_hashed_user() -> None:
     assert data["top_chunks"] == ["a", "b", "c", "d", "e"]
     assert data["latency_ms"] == 23.5 and data["abstained"] is False and data["index_version"] == "v1"
     assert data["guild"] == 1 and data["channel"] == 2 and data["via"] == "slash"
+
+
+async def test_debug_logs_hold_no_interaction_token_and_no_message_text(capsys: pytest.CaptureFixture[str]) -> None:
+    """discord.py at DEBUG, over real sockets: it logs webhook URLs (with the interaction token),
+    gateway events (with the token and the question) and request bodies (with the answer)."""
+    import asyncio
+
+    import discord
+    from discord.ext import commands
+
+    from tests.fakediscord import FakeDiscord
+
+    question, answer = "what is my secret question", "the private answer text"
+    handler = setup_logging(logging.DEBUG, secrets_of("fake-bot-token"))
+    try:
+        async with FakeDiscord(heartbeat_interval_ms=250) as fake:
+            with fake.patch_discord():
+                bot = commands.Bot(
+                    command_prefix="!", intents=discord.Intents.default(), guild_ready_timeout=0.05
+                )
+
+                @bot.tree.command(name="ask", description="ask")
+                async def ask(interaction: discord.Interaction, q: str) -> None:
+                    await interaction.response.defer()
+                    await interaction.edit_original_response(content=answer)
+
+                await bot.login(fake.token)
+                runner = asyncio.create_task(bot.connect())
+                await asyncio.wait_for(bot.wait_until_ready(), 10)
+                await bot.tree.sync()
+                interaction = await fake.dispatch_slash("ask", {"q": question})
+                await fake.wait_for_request("PATCH", r"/messages/@original$", status=200)
+                await bot.close()
+                runner.cancel()
+    finally:
+        logging.getLogger().removeHandler(handler)
+        logging.getLogger().setLevel(logging.WARNING)
+    err = capsys.readouterr().err
+    assert "WebSocket Event" in err and "has returned" in err  # the DEBUG lines are there
+    assert interaction["token"] not in err
+    assert question not in err and answer not in err
+    assert "fake-bot-token" not in err

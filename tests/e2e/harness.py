@@ -104,6 +104,10 @@ class BotUnderTest:
     started_at: float
     ready_after: float = 0.0
     _users: dict[str, JSON] = field(default_factory=dict)
+    command: list[str] = field(default_factory=list)
+    env: dict[str, str] = field(default_factory=dict)
+    cwd: Path | None = None
+    starts: int = 1
 
     # -- the process and its log ----------------------------------------------------------
     @property
@@ -278,6 +282,29 @@ class BotUnderTest:
         self.wait_log(r"ready as ", START_TIMEOUT)
         self.ready_after = time.monotonic() - self.started_at
 
+    def kill(self) -> int:
+        """SIGKILL: no shutdown code runs, as when the machine or the OOM killer stops it."""
+        self.proc.send_signal(signal.SIGKILL)
+        return self.proc.wait(30)
+
+    def restart(self) -> None:
+        """Start the bot process again against the same fake, database and index (log appended).
+        Returns at once; ``wait_ready_again()`` waits for it."""
+        assert not self.alive, "stop the bot first"
+        with self.log_path.open("ab") as log:
+            self.proc = subprocess.Popen(
+                self.command, cwd=self.cwd, env=self.env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT
+            )
+        self.starts += 1
+        self.started_at = time.monotonic()
+
+    def wait_ready_again(self) -> None:
+        """The restarted process is up: its own "ready as" line."""
+        self.wait_until(
+            lambda: self.log().count("ready as ") >= self.starts, START_TIMEOUT, f"start number {self.starts}"
+        )
+        self.ready_after = time.monotonic() - self.started_at
+
     def terminate(self, timeout: float = 30.0) -> int:
         if self.alive:
             self.proc.send_signal(signal.SIGTERM)
@@ -317,26 +344,31 @@ def spawn_bot(index_source: Path, root: Path, env: dict[str, str] | None = None)
     cwd.mkdir()
     fake.start_in_thread()
     log_path = root / "bot.log"
+    command = [sys.executable, "-m", "bot"]
+    environment = bot_environment(
+        fake, root, corpus, index_dir, **{k: v.format(channel_id=fake.channel_id) for k, v in (env or {}).items()}
+    )
     try:
         with log_path.open("wb") as log:
             proc = subprocess.Popen(
-                [sys.executable, "-m", "bot"],
-                cwd=cwd,
-                env=bot_environment(
-                    fake,
-                    root,
-                    corpus,
-                    index_dir,
-                    **{k: v.format(channel_id=fake.channel_id) for k, v in (env or {}).items()},
-                ),
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
+                command, cwd=cwd, env=environment, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT
             )
     except BaseException:
         fake.stop_in_thread()
         raise
-    return BotUnderTest(fake, proc, root, log_path, corpus, index_dir, root / "feedback.sqlite3", time.monotonic())
+    return BotUnderTest(
+        fake,
+        proc,
+        root,
+        log_path,
+        corpus,
+        index_dir,
+        root / "feedback.sqlite3",
+        time.monotonic(),
+        command=command,
+        env=environment,
+        cwd=cwd,
+    )
 
 
 # Settings of the bots that don't run with the defaults, by name (a module's ``BOT``);
@@ -344,6 +376,10 @@ def spawn_bot(index_source: Path, root: Path, env: dict[str, str] | None = None)
 BOT_SETTINGS: dict[str, dict[str, str]] = {
     "threads": {"BOT_THREADS": "true"},
     "reindex": {"BOT_ADMIN_CHANNEL_ID": "{channel_id}"},
+    # A cold burst first, then faults: DEBUG (no token or text may reach even that log), and 30 s of
+    # patience so that giving up can be seen (interactions are retried up to 14.5 minutes by
+    # default); at last a SIGKILL and a restart (test_e2e_restart.py).
+    "faults": {"BOT_LOG_LEVEL": "DEBUG", "BOT_DELIVERY_SECONDS": "30", "BOT_COOLDOWN_COUNT": "3"},
 }
 
 

@@ -14,7 +14,7 @@ from bench.bot import main
 
 pytestmark = pytest.mark.bench_smoke
 
-SMOKE_ARGS = ["--runs", "1", "--idle-seconds", "0", "--concurrency", "5", "--rounds", "1"]
+SMOKE_ARGS = ["--runs", "1", "--idle-seconds", "0", "--concurrency", "5", "--rounds", "1", "--cold-bursts", "3"]
 
 
 def test_bench_bot_smoke(e2e_index: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -32,6 +32,9 @@ def test_bench_bot_smoke(e2e_index: Path, tmp_path: Path, capsys: pytest.Capture
     assert throughput["asked"] == throughput["answered"] == throughput["acked_in_time"] == 5
     assert throughput["answers_per_second"] > 0
     assert {"p50", "p95"} <= set(throughput["answer_ms"])
+    (cold,) = report["cold_bursts"]
+    assert cold["concurrency"] == cold["asked"] == cold["answered"] == 3 and cold["delivered_twice"] == 0
+    assert cold["peak_rss_mib"] >= cold["rss_before_mib"] > 0
     assert report["shutdown"] == [{"exit_code": 0, "seconds": report["shutdown"][0]["seconds"]}]
     out = capsys.readouterr().out
     assert "## bot" in out and "answers/s" in out

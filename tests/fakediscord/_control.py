@@ -91,6 +91,8 @@ def control_routes(fake: FakeDiscord) -> list[web.RouteDef]:
             times=int(b.get("times", 1)),
             retry_after=float(b.get("retry_after", 1.0)),
             is_global=bool(b.get("global", False)),
+            via=bool(b.get("via", True)),
+            after=bool(b.get("after", False)),
         )
         return {"bucket": rule.bucket}
 

@@ -21,6 +21,7 @@ class FaultRule:
     is_global: bool
     via: bool
     body: dict[str, Any] | None
+    after: bool = False  # do the request, then answer with the failure (a response lost on the way back)
     bucket: str = dataclasses.field(default_factory=lambda: secrets.token_hex(16))
     hits: int = 0
 
@@ -47,9 +48,10 @@ class FaultInjector:
         is_global: bool = False,
         via: bool = True,
         body: dict[str, Any] | None = None,
+        after: bool = False,
     ) -> FaultRule:
         method = None if method in (None, "*") else method.upper()
-        rule = FaultRule(method, re.compile(path_regex), status, times, retry_after, is_global, via, body)
+        rule = FaultRule(method, re.compile(path_regex), status, times, retry_after, is_global, via, body, after)
         self.rules.append(rule)
         return rule
 

@@ -52,6 +52,7 @@ class RecordedRequest:
     response: Any = None  # JSON we answered with (None for 204)
     interaction_id: int | None = None  # set for callback/webhook calls that belong to an interaction
     injected: bool = False  # answered by fail_next() instead of the real handler
+    committed: bool = False  # injected after the handler ran: done, though the client saw a failure
     unknown_route: bool = False
 
     def __getitem__(self, key: str) -> Any:

@@ -20,6 +20,7 @@ from ._state import ApiError, InteractionState, Store
 
 JSON = dict[str, Any]
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+NONCE_WINDOW = 300.0  # seconds a nonce is remembered for enforce_nonce ("the past few minutes")
 
 # Interaction webhooks/callbacks authenticate with the token in the URL, not a bot token.
 _TOKENLESS_PREFIXES = ("/webhooks/", "/interactions/")
@@ -155,13 +156,19 @@ class RestApi:
             return _reply(request, {"message": "401: Unauthorized", "code": 0}, 401)
         record.interaction_id = self._interaction_of(request)
         rule = self.faults.take(request.method, request.path)
-        if rule is not None:
+        if rule is not None and not rule.after:
             record.injected = True
             status, payload, headers = fault_response(rule)
             return _reply(request, payload, status, headers)
         if _body(request).invalid_json:
             raise ApiError(400, 50109, "The request body contains invalid JSON.")
-        return await handler(request)
+        response = await handler(request)
+        if rule is not None:  # done, but the client hears of a failure (a proxy's 502 on the way back)
+            record.injected = True
+            record.committed = True
+            status, payload, headers = fault_response(rule)
+            return _reply(request, payload, status, headers)
+        return response
 
     def _interaction_of(self, request: web.Request) -> int | None:
         if "interaction_id" in request.match_info:
@@ -545,7 +552,17 @@ class RestApi:
         body = _json_body(request)
         files = _body(request).files
         _require_message_content(body, files)
-        message = self.store.create_message(cid, self.store.identity.user_id, body, files=files)
+        author = self.store.identity.user_id
+        nonce = body.get("nonce")
+        if nonce is not None and body.get("enforce_nonce"):
+            # Discord: with enforce_nonce, a message by the same author with the same nonce in the
+            # past few minutes is returned as it is, and no new one is created.
+            earlier = self.store.message_by_nonce(cid, author, str(nonce), NONCE_WINDOW)
+            if earlier is not None:
+                return _reply(request, earlier)
+        message = self.store.create_message(cid, author, body, files=files)
+        if nonce is not None:
+            self.store.remember_nonce(cid, author, str(nonce), int(message["id"]))
         await self._dispatch_message_event("MESSAGE_CREATE", message, False)
         return _reply(request, message)
 

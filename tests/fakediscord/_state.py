@@ -105,6 +105,7 @@ class Store:
         self.interaction_tokens: dict[str, int] = {}
         self.dm_channels: dict[int, int] = {}  # user id -> DM channel id
         self.reactions: list[JSON] = []
+        self.nonces: dict[tuple[int, int, str], tuple[int, float]] = {}  # (channel, author, nonce) → (message, when)
         self._add_user_payload(
             identity.user_id, identity.username, bot=True, discriminator=identity.discriminator, verified=True
         )
@@ -594,6 +595,16 @@ class Store:
         msg["flags"] &= ~MsgFlag.LOADING
         msg["edited_timestamp"] = iso_timestamp()
         return copy.deepcopy(msg)
+
+    def remember_nonce(self, channel_id: int, author_id: int, nonce: str, message_id: int) -> None:
+        self.nonces[(channel_id, author_id, nonce)] = (message_id, self.now())
+
+    def message_by_nonce(self, channel_id: int, author_id: int, nonce: str, window: float) -> JSON | None:
+        """The message created with this nonce by this author in this channel within ``window`` s."""
+        found = self.nonces.get((channel_id, author_id, nonce))
+        if found is None or self.now() - found[1] > window or found[0] not in self.messages:
+            return None
+        return self.message(found[0])
 
     def delete_message(self, message_id: int) -> JSON:
         msg = self._message(message_id)

@@ -469,11 +469,14 @@ class FakeDiscord:
         is_global: bool = False,
         via: bool = True,
         body: JSON | None = None,
+        after: bool = False,
     ) -> FaultRule:
         """Answer the next ``times`` matching REST calls with ``status`` (429 carries retry_after + headers).
 
         ``path_regex`` is searched in the full path (``/api/v10/...``); ``method`` None/"*" matches any.
         ``via=False`` drops the Via header, which discord.py treats as a Cloudflare ban (no retry).
+        ``after=True`` carries the request out first and then answers with the failure: Discord did
+        it, but the response was lost on the way back (a 502 from a proxy).
         """
         return self.faults.add(
             method,
@@ -484,6 +487,7 @@ class FakeDiscord:
             is_global=is_global,
             via=via,
             body=body,
+            after=after,
         )
 
     def clear_faults(self) -> None:
@@ -597,8 +601,12 @@ class FakeDiscord:
         guild_id: int | None = None,
         member_permissions: int | str | None = None,
         require_synced: bool = True,
+        prepare: Callable[[JSON], object] | None = None,
     ) -> JSON:
-        """INTERACTION_CREATE type 2 for a synced command ("cmd" or "cmd sub"); returns the interaction."""
+        """INTERACTION_CREATE type 2 for a synced command ("cmd" or "cmd sub"); returns the interaction.
+
+        ``prepare`` sees the interaction before it is dispatched: e.g. to inject a fault for its
+        token (``fail_next(..., rf"/{interaction['token']}/")``) before the bot can answer it."""
         cid = self._channel_for(channel_id, guild_id)
         user_id = self.store.resolve_user_id(user, self._default_user_id)
         self._ensure_member(cid, user_id)
@@ -611,6 +619,8 @@ class FakeDiscord:
             member_permissions=member_permissions,
             require_synced=require_synced,
         )
+        if prepare is not None:
+            prepare(copy.deepcopy(state.payload))
         await self.gateway.dispatch("INTERACTION_CREATE", state.payload)
         return copy.deepcopy(state.payload)
 

@@ -360,3 +360,64 @@ async def test_modal_round_trip(fake: FakeDiscord) -> None:
         submitted = await fake.dispatch_modal_submit("feedback-modal", {"comment": "nice"})
         answer = await fake.wait_for_interaction_response(submitted, 4)
         assert answer.payload["content"] == "got nice"
+
+
+async def test_enforce_nonce_returns_the_earlier_message(fake: FakeDiscord) -> None:
+    """As Discord: the same nonce from the same author in the same channel within minutes, with
+    enforce_nonce, returns the message already created; without enforce_nonce it creates another."""
+    client = discord.Client(intents=_intents(), guild_ready_timeout=GUILD_READY_TIMEOUT)
+    async with running(client, fake):
+        channel = client.get_channel(fake.channel_id)
+        assert isinstance(channel, discord.TextChannel)
+        first = await channel.send("once", nonce=4242)  # discord.py adds enforce_nonce to a nonce
+        again = await channel.send("once", nonce=4242)
+        assert again.id == first.id
+        assert fake.requests_to("POST", r"/messages$")[-1].json["enforce_nonce"] is True
+        other = await channel.send("once", nonce=4243)
+        assert other.id != first.id
+        headers = {"Authorization": f"Bot {fake.token}"}
+        async with aiohttp.ClientSession() as http:
+            url = f"{fake.api_base}/channels/{fake.channel_id}/messages"
+            for _ in range(2):
+                async with http.post(url, json={"content": "loose", "nonce": "77"}, headers=headers) as response:
+                    assert response.status == 200
+        assert sum(1 for m in fake.bot_messages() if m["content"] == "loose") == 2
+        assert sum(1 for m in fake.bot_messages() if m["content"] == "once") == 2
+
+
+async def test_a_failure_after_the_request_was_carried_out(fake: FakeDiscord) -> None:
+    """``after=True``: the message is created, the client sees a 502 and retries with the same
+    nonce (discord.py resends the same body), and gets the stored message back: one message."""
+    client = discord.Client(intents=_intents(), guild_ready_timeout=GUILD_READY_TIMEOUT)
+    async with running(client, fake):
+        channel = client.get_channel(fake.channel_id)
+        assert isinstance(channel, discord.TextChannel)
+        fake.fail_next("POST", rf"/channels/{fake.channel_id}/messages$", 502, after=True)
+        sent = await channel.send("stored despite the 502")
+        attempts = fake.requests_to("POST", r"/messages$")
+        assert [r.status for r in attempts] == [502, 200] and attempts[0].committed
+        assert [m["id"] for m in fake.bot_messages()] == [str(sent.id)]
+
+
+async def test_an_acknowledgement_whose_response_was_lost_is_already_acknowledged(fake: FakeDiscord) -> None:
+    """A 502 after Discord accepted the deferral: discord.py retries, and Discord answers 40060."""
+    bot = _bot()
+    errors: list[discord.HTTPException] = []
+
+    @bot.tree.command(name="lost", description="Defers once")
+    async def lost(interaction: discord.Interaction) -> None:
+        try:
+            await interaction.response.defer()
+        except discord.HTTPException as error:
+            errors.append(error)
+        await interaction.edit_original_response(content="answered anyway")
+
+    async with running(bot, fake):
+        await bot.tree.sync()
+        fake.fail_next("POST", r"/interactions/\d+/[^/]+/callback", 502, after=True)
+        interaction = await fake.dispatch_slash("lost")
+        await fake.wait_for_request("PATCH", r"/messages/@original$", status=200, timeout=10)
+        assert [e.code for e in errors] == [40060]
+        callbacks = [r for r in fake.interaction_responses(interaction) if r.callback_type is not None]
+        assert [r.status for r in callbacks] == [502, 400] and callbacks[0].committed
+        assert fake.interaction_state(interaction).callback_type == 5

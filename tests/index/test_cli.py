@@ -135,15 +135,38 @@ def test_an_empty_question_is_a_usage_error(built_index, capsys: pytest.CaptureF
 def test_a_real_process_answers_stdin_lines_with_json_lines(built_index) -> None:  # type: ignore[no-untyped-def]
     done = subprocess.run(
         [sys.executable, "-m", "index", "ask", "--json", "-", "--index", str(built_index.index_dir)],
-        input=f"{SWE_ASK}\n\n   \n🙂🙂🙂\n",
+        # and bytes that aren't UTF-8: each becomes U+FFFD, and the output stays valid UTF-8 JSON
+        input=f"{SWE_ASK}\n\n   \n🙂🙂🙂\n".encode()
+        + b"Composer \xff\xfe 2.5 \xc3\x28 \xe4\xbb\xb7\xe6\xa0\xbc?\n\xff\xff\n",
         capture_output=True,
-        text=True,
-        encoding="utf-8",
         cwd=REPO,
         env=cli_env(),
         timeout=300,
     )
-    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-2000:]
-    answer, bad = (json.loads(line) for line in done.stdout.splitlines())  # blank lines skipped
+    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr[-2000:]
+    lines = done.stdout.decode("utf-8").splitlines()  # strict: raises on invalid UTF-8
+    answer, bad, mangled, garbage = (json.loads(line) for line in lines)  # blank lines skipped
     assert answer["question"] == SWE_ASK and "70.2%" in answer["answer"] and answer["citations"]
     assert bad["question"] == "🙂🙂🙂" and "words" in bad["error"]
+    assert mangled["question"].startswith("Composer \ufffd\ufffd 2.5") and "价格" in mangled["question"]
+    assert garbage["question"] == "\ufffd\ufffd" and "error" in garbage
+
+
+def test_an_index_that_is_a_file_is_one_line_before_any_embedding(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "a-file").write_text("x", encoding="utf-8")
+    for argv in (["ask", "hi"], ["build"], ["stats"]):
+        line = one_line_error([*argv, "--index", str(tmp_path / "a-file"), "--corpus", str(CORPUS)], 1, capsys)
+        assert "is a file, not a folder" in line, argv
+
+
+def test_json_output_is_valid_utf8_whatever_the_input(capsys: pytest.CaptureFixture[str]) -> None:
+    from index.commands import print_json, valid_text
+
+    undecodable = b"caf\xe9 \xff\xfe?".decode("utf-8", "surrogateescape")  # as argv or stdin hold it
+    print_json({"question": undecodable, "lone": "\ud800"})
+    out = capsys.readouterr().out
+    out.encode("utf-8")  # would raise on a surrogate
+    assert json.loads(out) == {"question": "caf\ufffd \ufffd\ufffd?", "lone": "\ufffd"}
+    assert valid_text("Composer 2.5 多少？") == "Composer 2.5 多少？"

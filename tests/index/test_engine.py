@@ -203,3 +203,14 @@ def test_a_conversation_is_its_earlier_questions_oldest_first(engine) -> None:  
     followed = engine.ask("Multilingual 呢？", context=earlier)
     assert "73.7%" in followed.answer
     assert followed.answer == engine.ask("Multilingual 呢？", context="\n".join(earlier)).answer
+
+
+def test_warm_up_makes_the_tokenizer(engine) -> None:  # type: ignore[no-untyped-def]
+    """Every lazy structure a question touches exists before the first question: the tokenizer too."""
+    from index import lexical
+
+    lexical._jieba_for.cache_clear()
+    engine.warm_up()
+    assert lexical._jieba_for.cache_info().currsize == 1
+    engine.ask("Composer 2.5 基于哪个模型？")
+    assert lexical._jieba_for.cache_info().misses == 1  # the question made nothing new

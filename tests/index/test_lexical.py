@@ -222,3 +222,26 @@ def test_the_tokenizer_follows_an_edit_of_the_tech_terms(tmp_path, monkeypatch) 
     terms.write_text("compute\t算力\n", encoding="utf-8")
     os.utime(terms, ns=(2, 2))
     assert "算力" in tokenize("占了 85% 的总算力")
+
+
+def test_concurrent_first_questions_make_one_tokenizer() -> None:
+    """A cold burst: every thread that needs the tokenizer first gets the same one, made once."""
+    import threading
+
+    from index import lexical
+
+    lexical._jieba_for.cache_clear()
+    start = threading.Barrier(8)
+    made: list[object] = []
+
+    def first_question() -> None:
+        start.wait()
+        made.append(lexical._jieba())
+
+    threads = [threading.Thread(target=first_question) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(made) == 8 and all(t is made[0] for t in made)
+    assert lexical._jieba_for.cache_info().misses == 1

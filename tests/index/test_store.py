@@ -4,9 +4,12 @@ Breakage is done to copies of the real session index; nothing here is mocked."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-from collections.abc import Callable
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -22,11 +25,13 @@ from index.store import (
     MANIFEST,
     SENTENCE_VECTORS,
     SENTENCES,
+    STAGING_LOCK,
     IndexLoadError,
     current_version,
     load_current,
     load_version,
     make_vector_index,
+    remove_abandoned_staging,
     write_version,
 )
 from tests.index.support import ARTICLE
@@ -81,6 +86,13 @@ def _edit_manifest(change: Callable[[dict], None]) -> Callable[[Path], None]:
     return apply
 
 
+def _edit_first_sentence(version: Path, edit: Callable[[dict], None]) -> None:
+    lines = (version / SENTENCES).read_text(encoding="utf-8").splitlines()
+    first = json.loads(lines[0])
+    edit(first)
+    (version / SENTENCES).write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n", encoding="utf-8")
+
+
 BREAKAGES: dict[str, Callable[[Path], None]] = {
     **{
         f"missing {name}": (lambda v, n=name: (v / n).unlink())
@@ -100,6 +112,9 @@ BREAKAGES: dict[str, Callable[[Path], None]] = {
         (v / CHUNKS).read_text(encoding="utf-8") + '{"chunk_id": 1}\n', encoding="utf-8"
     ),
     "one sentence vector less": lambda v: np.save(v / SENTENCE_VECTORS, np.load(v / SENTENCE_VECTORS)[:-1]),
+    "sentence offsets past its chunk": lambda v: _edit_first_sentence(v, lambda s: s.update(end=s["end"] + 10**6)),
+    "sentence offsets backwards": lambda v: _edit_first_sentence(v, lambda s: s.update(start=s["end"])),
+    "sentence of no chunk": lambda v: _edit_first_sentence(v, lambda s: s.update(chunk=10**4)),
     "faiss truncated": lambda v: _truncate(v / CHUNK_VECTORS, 1000),
     "faiss garbage": lambda v: (v / CHUNK_VECTORS).write_bytes(b"garbage!" * 64),
     "faiss empty": lambda v: (v / CHUNK_VECTORS).write_bytes(b""),
@@ -281,3 +296,65 @@ def test_a_version_from_before_the_lexical_files_indexes_its_chunks_at_load(inde
     # a tokenizer newer than the files: the same
     _edit_manifest(lambda m: m.update(lexical_tokenizer=TOKENIZER_VERSION + 1))(version)
     assert load_current(index_copy.index_dir).lexical is None
+
+
+@contextlib.contextmanager
+def _unprivileged() -> Iterator[None]:
+    """Root reads any file: act as nobody (effective uid only, restored after) where it is root."""
+    if os.geteuid() != 0:
+        yield
+        return
+    os.seteuid(65534)
+    try:
+        yield
+    finally:
+        os.seteuid(0)
+
+
+def test_an_unreadable_index_says_permission_not_rebuild(index_copy) -> None:  # type: ignore[no-untyped-def]
+    """Rebuilding can't fix a permission problem (and wouldn't be allowed to write): say what it is."""
+    # A folder nobody may enter (pytest's own temporary folders are private to their user).
+    shared = Path(tempfile.mkdtemp(prefix="perm-"))
+    try:
+        shared.chmod(0o755)
+        index_dir = shared / "index"
+        shutil.copytree(index_copy.index_dir, index_dir)
+        for path in [index_dir, *index_dir.rglob("*")]:
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        version = _version_dir(index_dir)
+        for target in (version / CHUNKS, version / CHUNK_VECTORS, index_dir / "CURRENT"):
+            target.chmod(0)
+            try:
+                with _unprivileged(), pytest.raises(IndexLoadError) as caught:
+                    load_current(index_dir)
+            finally:
+                target.chmod(0o644)
+            message = str(caught.value)
+            assert "permission denied" in message and "--force" not in message and "\n" not in message, message
+    finally:
+        shutil.rmtree(shared, ignore_errors=True)
+
+
+def test_an_index_folder_that_is_a_file(tmp_path: Path) -> None:
+    (tmp_path / "index").write_text("not a folder", encoding="utf-8")
+    with pytest.raises(IndexLoadError, match="is a file, not a folder"):
+        current_version(tmp_path / "index")
+
+
+def test_a_killed_builds_staging_folder_is_removed_and_a_running_ones_kept(tmp_path: Path) -> None:
+    import fcntl
+
+    versions = tmp_path / "index" / "versions"
+    killed, running, ancient = (versions / f".tmp-2025010{i}T000000000000Z-abc{i}" for i in range(3))
+    for folder in (killed, running, ancient):
+        folder.mkdir(parents=True)
+        (folder / CHUNKS).write_text('{"half', encoding="utf-8")
+    (killed / STAGING_LOCK).touch()  # its build died: nobody holds the lock
+    (running / STAGING_LOCK).touch()
+    os.utime(ancient, (0, 0))  # no lock at all (older code), long untouched
+    with (running / STAGING_LOCK).open("rb") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)  # what a build in progress holds
+        assert remove_abandoned_staging(tmp_path / "index") == 2
+        assert not killed.exists() and not ancient.exists() and running.is_dir()
+    assert remove_abandoned_staging(tmp_path / "index") == 1  # released: abandoned now
+    assert not running.exists()

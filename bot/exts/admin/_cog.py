@@ -11,11 +11,12 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.client import ArticleBot
-from bot.delivery import respond_text, send_text
+from bot.delivery import acknowledge, respond_text, send_text
 from bot.exts.admin._permissions import interaction_is_admin
 from bot.exts.admin._reload import ReloadOutcome, rebuild_and_swap, reload_if_new
 from bot.lifecycle import run_in_daemon_thread
 from bot.translations import _, language_of_locale
+from index import IndexLoadError
 from index import message as phrase
 
 log = logging.getLogger(__name__)
@@ -24,6 +25,7 @@ log = logging.getLogger(__name__)
 class AdminCog(commands.Cog):
     def __init__(self, bot: ArticleBot) -> None:
         self.bot = bot
+        self.poll_problem: str | None = None  # why the last poll couldn't look, already logged
         self.watch_index.change_interval(seconds=bot.settings.poll_seconds)
 
     async def cog_load(self) -> None:
@@ -45,7 +47,8 @@ class AdminCog(commands.Cog):
         if self.bot.index_lock.locked():
             await respond_text(interaction, phrase("admin.busy", lang))
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        if not await acknowledge(interaction, ephemeral=True):
+            return
         log.info("reindex (force=%s) started by user %s", force, interaction.user.id)
         async with self.bot.index_lock:
             # A daemon thread: a shutdown doesn't wait for a long build (builds are atomic).
@@ -74,6 +77,9 @@ class AdminCog(commands.Cog):
         else:
             log.info("index unchanged, serving %s", outcome.serving)
 
+    def _serving(self) -> str:
+        return self.bot.engine.snapshot.version if self.bot.engine.loaded else "nothing"
+
     # -- the watcher ------------------------------------------------------------------------
     @tasks.loop(seconds=5.0)
     async def watch_index(self) -> None:
@@ -83,9 +89,17 @@ class AdminCog(commands.Cog):
         try:
             async with self.bot.index_lock:
                 outcome = await asyncio.to_thread(reload_if_new, self.bot.engine)
+        except IndexLoadError as error:  # e.g. a CURRENT that names nothing: said once, not every poll
+            if str(error) != self.poll_problem:
+                self.poll_problem = str(error)
+                log.error("can't check for a new index build (still serving %s): %s", self._serving(), error)
+            return
         except Exception:  # a failing poll must not stop the loop (tasks.loop ends on exceptions)
             log.exception("checking for a new index build failed")
             return
+        if self.poll_problem is not None:
+            self.poll_problem = None
+            log.info("the index folder is readable again")
         if outcome is not None:
             self._log(outcome)
             await self._tell_admins(outcome)

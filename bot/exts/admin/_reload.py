@@ -54,9 +54,11 @@ def reload_if_new(engine: Engine) -> ReloadOutcome | None:
     None if there is nothing new, or if it is a version already rejected (the engine remembers
     it, so a broken build is reported once, not on every poll)."""
     serving = engine.snapshot.version
+    # An unreadable CURRENT raises IndexLoadError to the caller: no version to reject, only a
+    # folder that can't be looked at (the watcher logs that once).
+    named = current_version(engine.settings.index_dir) or ""
     try:
         version = engine.reload_if_changed()
     except IndexLoadError as error:
-        version = current_version(engine.settings.index_dir) or ""
-        return ReloadOutcome("rejected", serving, version, reason=_one_line(error))
+        return ReloadOutcome("rejected", serving, named, reason=_one_line(error))
     return None if version is None else ReloadOutcome("reloaded", version, version)

@@ -57,13 +57,20 @@ class Answerer:
         ``on_partial`` sees a generated answer as it streams (called in that thread).
         Raises QuestionError for unusable questions."""
         context = previous.follow_up_context() if previous else ()
+        return await self.ask_in_context(text, context, on_partial), context
+
+    async def ask_in_context(
+        self, text: str, context: Conversation, on_partial: PartialHandler | None = None
+    ) -> AskResult:
+        """The engine's answer given the follow-up ``context``; waits for one of the bot's answer
+        slots first, so a burst is computed a few at a time."""
         question = without_discord_syntax(text)  # the engine knows no Discord syntax
-        # A daemon thread rather than the default executor, whose threads the interpreter joins at
-        # exit: a question stuck behind a rebuild must not hold up a shutdown.
-        result = await run_in_daemon_thread(
-            lambda: self.bot.engine.ask(question, None, context, on_partial=on_partial), "ask"
-        )
-        return result, context
+        async with self.bot.answer_slots:
+            # A daemon thread rather than the default executor, whose threads the interpreter joins
+            # at exit: a question stuck behind a rebuild must not hold up a shutdown.
+            return await run_in_daemon_thread(
+                lambda: self.bot.engine.ask(question, None, context, on_partial=on_partial), "ask"
+            )
 
     # -- follow-up memory -----------------------------------------------------------------
     async def turn_for_message(

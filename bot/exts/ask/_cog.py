@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,21 +14,34 @@ from discord.ext import commands
 
 from bot import formatting, messages
 from bot.client import ArticleBot
-from bot.conversation import Turn
-from bot.delivery import Part, reply_parts, reply_text, respond_parts, respond_text
+from bot.conversation import context_from_store, stored_context
+from bot.delivery import (
+    INTERACTION_LIFE,
+    TOKEN_MARGIN,
+    Destination,
+    InteractionDestination,
+    MessageDestination,
+    Part,
+    acknowledge,
+    deliver,
+    reply_text,
+    respond_text,
+)
+from bot.discord_text import without_discord_syntax
 from bot.exts.ask._answering import Answerer, Asker, new_answer_id, render
 from bot.exts.ask._gate import Refusal, Verdict, check_question
 from bot.exts.ask._preview import Preview
 from bot.exts.ask._triggers import Trigger, classify
-from bot.feedback import feedback_view
+from bot.feedback import PendingQuestion, feedback_view
 from bot.translations import _, language_of_locale
-from index import AskResult, Conversation, PartialHandler, QuestionError, detect_language
+from index import AskResult, Conversation, QuestionError, detect_language, validate_question
 from index import message as phrase
 
 log = logging.getLogger(__name__)
 
 THREAD_NAME_LIMIT = 100
 ANSWERABLE_TYPES = (discord.MessageType.default, discord.MessageType.reply)
+MESSAGE_RESUME_SECONDS = 3600.0  # a question message older than this at a restart isn't answered late
 
 
 def language_for(text: str, locale: discord.Locale | None = None) -> str:
@@ -54,6 +66,15 @@ class AskCog(commands.Cog):
     def __init__(self, bot: ArticleBot) -> None:
         self.bot = bot
         self.answerer = Answerer(bot)
+        self._resuming: asyncio.Task[None] | None = None
+
+    async def cog_load(self) -> None:
+        # Questions a killed or restarted bot left unanswered: answered now, first in line.
+        self._resuming = asyncio.create_task(self._resume_pending(), name="resume-pending-questions")
+
+    async def cog_unload(self) -> None:
+        if self._resuming is not None and not self._resuming.done():
+            self._resuming.cancel()
 
     # -- /ask -------------------------------------------------------------------------------
     @app_commands.command(name=_("command.ask"), description=_("command.ask.description"))
@@ -85,55 +106,49 @@ class AskCog(commands.Cog):
             self.answerer.log_question(asker, 0.0, outcome=f"refused:{verdict.refusal.value}")  # type: ignore[union-attr]
             return
         try:
-            # Acknowledge first: Discord drops an interaction not answered within 3 seconds.
-            await interaction.response.defer(ephemeral=ephemeral, thinking=True)
-        except discord.HTTPException as error:
-            log.warning("could not defer interaction %s: %s", interaction.id, error)
+            # emoji only and the like: refused privately, like the rest (as the engine will see it)
+            validate_question(without_discord_syntax(question))
+        except QuestionError as error:
+            await respond_text(interaction, phrase("ask.unusable", lang, reason=str(error)))
+            self.answerer.log_question(asker, 0.0, outcome="unusable")
             return
         async with self.bot.inflight.track():
-            await self._answer_interaction(interaction, question, ephemeral, lang, asker)
+            try:
+                # Kept before it is acknowledged: a kill right after the deferral can't lose it.
+                pending = await self._pending_interaction(interaction, question, ephemeral, lang)
+                await self._remember(pending)
+                if not await acknowledge(interaction, ephemeral):
+                    await self._forget(pending.key)
+                    return
+                await self._answer(pending, self._destination(pending), self._preview(interaction, question, lang))
+            except Exception:  # never let one question take anything else down
+                log.exception("answering interaction %s failed", interaction.id)
 
-    async def _answer_interaction(
-        self, interaction: discord.Interaction[Any], question: str, ephemeral: bool, lang: str, asker: Asker
-    ) -> None:
-        started = time.perf_counter()
+    async def _pending_interaction(
+        self, interaction: discord.Interaction[Any], question: str, ephemeral: bool, lang: str
+    ) -> PendingQuestion:
         # /ask inside one of the bot's answer threads follows up on the thread's latest answer,
         # as a plain message there does.
         channel = interaction.channel
         thread = channel if isinstance(channel, discord.Thread) else None
         previous = await self.answerer.turn_for_thread(thread) if thread is not None else None
-        follow_up = previous is not None
-        preview = self._preview(interaction, question, lang)
-        try:
-            prepared = await self._prepare(
-                question,
-                previous,
-                asker,
-                lang,
-                started,
-                say=lambda text: respond_text(interaction, text),
-                what=f"interaction {interaction.id}",
-                on_partial=preview,
-            )
-        finally:
-            if preview is not None:
-                await preview.close()  # the answer's edit must come after the last preview's
-        if prepared is None:
-            return
-        try:
-            sent = await respond_parts(interaction, prepared.parts, prepared.view, ephemeral)
-            await self._finish(
-                prepared,
-                asker,
-                sent,
-                started,
-                follow_up=follow_up,
-                open_thread=not ephemeral,
-                # a public answer in the thread becomes the turn the next follow-up builds on
-                thread_id=thread.id if follow_up and thread is not None and not ephemeral else None,
-            )
-        except Exception:  # the answer may already be shown: log, don't overwrite it with an apology
-            log.exception("delivering the answer to interaction %s failed", interaction.id)
+        return PendingQuestion(
+            key=f"interaction:{interaction.id}",
+            via="slash",
+            question=question,
+            language=lang,
+            user_id=interaction.user.id,
+            created_at=interaction.created_at.timestamp(),
+            context=stored_context(previous.follow_up_context()) if previous else None,
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            application_id=interaction.application_id,
+            token=interaction.token,
+            ephemeral=ephemeral,
+            follow_up=previous is not None,
+            # a public answer in the thread becomes the turn the next follow-up builds on
+            thread_id=thread.id if previous is not None and thread is not None and not ephemeral else None,
+        )
 
     def _preview(self, interaction: discord.Interaction[Any], question: str, lang: str) -> Preview | None:
         """Stream a generated answer into the /ask response (LLM_STREAM, on by default)."""
@@ -201,73 +216,166 @@ class AskCog(commands.Cog):
         )
         if not verdict.ok:
             assert verdict.refusal is not None
-            if trigger.explicit or verdict.refusal in (Refusal.TOO_LONG, Refusal.COOLDOWN):
+            if self._should_say(verdict, trigger, message.author.id):
                 await reply_text(message, self._refusal(verdict, lang))
             self.answerer.log_question(
                 asker, 0.0, outcome=f"refused:{verdict.refusal.value}", follow_up=trigger.previous is not None
             )
             return
 
-        started = time.perf_counter()
-        follow_up = trigger.previous is not None
-        prepared = await self._prepare(
-            trigger.text,
-            trigger.previous,
-            asker,
-            lang,
-            started,
-            say=lambda text: reply_text(message, text),
-            what=f"message {message.id}",
-            can_embed=_can_embed(message),
-        )
-        if prepared is None:
-            return
         channel = message.channel
         me = self.bot.user
         ours = isinstance(channel, discord.Thread) and me is not None and channel.owner_id == me.id
-        in_thread = channel.id if ours else None  # the thread's latest answer is what follows up next
+        pending = PendingQuestion(
+            key=f"message:{message.id}",
+            via=trigger.via,
+            question=trigger.text,
+            language=lang,
+            user_id=message.author.id,
+            created_at=message.created_at.timestamp(),
+            context=stored_context(trigger.previous.follow_up_context()) if trigger.previous else None,
+            guild_id=message.guild.id if message.guild else None,
+            channel_id=channel.id,
+            message_id=message.id,
+            can_embed=_can_embed(message),
+            follow_up=trigger.previous is not None,
+            thread_id=channel.id if ours else None,  # the thread's latest answer is what follows up next
+        )
+        await self._remember(pending)
+        await self._answer(pending, self._destination(pending, channel))
+
+    def _should_say(self, verdict: Verdict, trigger: Trigger, user_id: int) -> bool:
+        """Refusals are said to whoever addressed the bot; in an auto-answer channel only the
+        length and the cooldown are. The cooldown is said once per wait, not once per message:
+        a spammer doesn't get the bot to spam the channel back."""
+        if verdict.refusal is Refusal.COOLDOWN:
+            return self.bot.cooldown.should_warn(user_id)
+        return trigger.explicit or verdict.refusal is Refusal.TOO_LONG
+
+    # -- questions in flight ------------------------------------------------------------------
+    async def _remember(self, pending: PendingQuestion) -> None:
+        """Kept in SQLite until answered: a killed bot answers it after its restart."""
         try:
-            sent = await reply_parts(message, prepared.parts, prepared.view)
+            await asyncio.to_thread(self.bot.store.save_pending, pending)
+        except Exception:  # the answer still goes out; only a crash now would lose it
+            log.exception("could not keep question %s in the database", pending.key)
+
+    async def _forget(self, key: str) -> None:
+        try:
+            await asyncio.to_thread(self.bot.store.drop_pending, key)
+        except Exception:
+            log.exception("could not drop question %s from the database", key)
+
+    def _destination(
+        self, pending: PendingQuestion, channel: discord.abc.Messageable | None = None
+    ) -> Destination:
+        patience = self.bot.settings.delivery_seconds
+        if pending.is_interaction:
+            assert pending.application_id is not None and pending.token is not None
+            return InteractionDestination.of(
+                self.bot,
+                application_id=pending.application_id,
+                token=pending.token,
+                interaction_id=int(pending.key.split(":")[1]),
+                user_id=pending.user_id,
+                channel_id=pending.channel_id,
+                ephemeral=pending.ephemeral,
+                created_at=pending.created_at,
+                patience=patience,
+            )
+        assert pending.message_id is not None and pending.channel_id is not None
+        return MessageDestination.of(
+            channel or self.bot.get_partial_messageable(pending.channel_id, guild_id=pending.guild_id),
+            pending.message_id,
+            channel_id=pending.channel_id,
+            guild_id=pending.guild_id,
+            patience=patience,
+        )
+
+    async def _resume_pending(self) -> None:
+        try:
+            left = await asyncio.to_thread(self.bot.store.pending)
+        except Exception:
+            log.exception("could not read the questions left in flight")
+            return
+        if left:
+            log.info("answering %d question(s) left in flight by the previous run", len(left))
+            await asyncio.gather(*(self._resume(pending) for pending in left))
+
+    async def _resume(self, pending: PendingQuestion) -> None:
+        async with self.bot.inflight.track():
+            try:
+                destination = self._destination(pending)
+                age = time.time() - pending.created_at
+                late = age > (INTERACTION_LIFE - TOKEN_MARGIN if pending.is_interaction else MESSAGE_RESUME_SECONDS)
+                if late:  # the token is dead (or the question stale): say so, don't answer
+                    log.warning("question %s is %.0f s old: too late to answer it", pending.key, age)
+                    await destination.tell_failure(phrase("ask.lost_at_restart", pending.language))
+                    await self._forget(pending.key)
+                    return
+                await self._answer(pending, destination)
+            except Exception:
+                log.exception("answering question %s left in flight failed", pending.key)
+
+    # -- answering ----------------------------------------------------------------------------
+    async def _answer(
+        self, pending: PendingQuestion, destination: Destination, preview: Preview | None = None
+    ) -> None:
+        """Compute, deliver, record; the question is forgotten once delivered or the asker told
+        why not. Cancelled (at shutdown) it stays remembered, for the next start."""
+        started = time.perf_counter()
+        lang = pending.language
+        asker = Asker(pending.user_id, pending.guild_id, pending.channel_id, pending.via)
+        prepared = await self._prepare(pending, destination, asker, started, preview)
+        if prepared is None:
+            await self._forget(pending.key)
+            return
+        try:
+            failure = phrase("ask.undelivered", lang)
+            sent = await deliver(destination, prepared.parts, prepared.view, failure_text=failure)
+            await self._forget(pending.key)
             await self._finish(
                 prepared,
                 asker,
                 sent,
                 started,
-                follow_up=follow_up,
-                open_thread=True,
-                thread_id=in_thread,
+                follow_up=pending.follow_up,
+                open_thread=not pending.ephemeral,
+                thread_id=pending.thread_id,
             )
-        except Exception:  # the answer may already be posted: log, don't add an apology under it
-            log.exception("delivering the answer to message %s failed", message.id)
+        except Exception:  # the answer may already be shown: log, don't add an apology under it
+            log.exception("delivering the answer to %s failed", pending.key)
+            await self._forget(pending.key)
 
     # -- shared -----------------------------------------------------------------------------
     async def _prepare(
         self,
-        text: str,
-        previous: Turn | None,
+        pending: PendingQuestion,
+        destination: Destination,
         asker: Asker,
-        lang: str,
         started: float,
-        *,
-        say: Callable[[str], Awaitable[object]],
-        what: str,
-        can_embed: bool = True,
-        on_partial: PartialHandler | None = None,
+        preview: Preview | None = None,
     ) -> Prepared | None:
         """The answer, rendered, with its feedback buttons; or None once the asker was told why
-        there is none (``say``) and the question was logged."""
+        there is none and the question was logged."""
+        lang = pending.language
+        context = context_from_store(pending.context)
         try:
-            result, context = await self.answerer.ask(text, previous, on_partial)
+            try:
+                result = await self.answerer.ask_in_context(pending.question, context, preview)
+            finally:
+                if preview is not None:
+                    await preview.close()  # the answer's edit must come after the last preview's
             answer_id = new_answer_id()
-            return Prepared(result, context, answer_id, render(result, can_embed), feedback_view(answer_id))
+            return Prepared(result, context, answer_id, render(result, pending.can_embed), feedback_view(answer_id))
         except QuestionError as error:
-            await say(phrase("ask.unusable", lang, reason=str(error)))
+            await deliver(destination, [phrase("ask.unusable", lang, reason=str(error))])
             outcome = "unusable"
         except Exception:
-            log.exception("answering %s failed", what)
-            await say(phrase("went_wrong", lang))
+            log.exception("answering %s failed", pending.key)
+            await deliver(destination, [phrase("went_wrong", lang)])
             outcome = "error"
-        self.answerer.log_question(asker, _ms(started), outcome=outcome, follow_up=previous is not None)
+        self.answerer.log_question(asker, _ms(started), outcome=outcome, follow_up=pending.follow_up)
         return None
 
     async def _finish(
@@ -299,11 +407,13 @@ class AskCog(commands.Cog):
 
     async def _open_thread(self, answer: discord.Message, question: str) -> int | None:
         """A thread on the answer for follow-ups (only in plain text channels)."""
-        if not isinstance(answer.channel, discord.TextChannel):
+        # A message returned by a webhook (the interaction's) knows its channel only by id.
+        channel = self.bot.get_channel(answer.channel.id)
+        if not isinstance(channel, discord.TextChannel):
             return None
         try:
-            thread = await answer.create_thread(
-                name=formatting.truncate(" ".join(question.split()), THREAD_NAME_LIMIT),
+            thread = await channel.get_partial_message(answer.id).create_thread(
+                name=formatting.truncate(" ".join(formatting.echo_safe(question).split()), THREAD_NAME_LIMIT),
                 auto_archive_duration=1440,
             )
         except discord.HTTPException as error:  # e.g. no Create Public Threads permission

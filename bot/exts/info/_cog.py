@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot import formatting, messages
 from bot.client import ArticleBot
-from bot.delivery import NO_MENTIONS, respond_text, send_retrying
+from bot.delivery import NO_MENTIONS, acknowledge, respond_text, send_retrying
 from bot.translations import _, language_of_locale
 from index import StoredIndex, overview
 from index import message as phrase
@@ -64,7 +64,8 @@ class InfoCog(commands.Cog):
     @app_commands.command(name=_("command.article"), description=_("command.article.description"))
     async def article(self, interaction: discord.Interaction[Any]) -> None:
         lang = language_of_locale(interaction.locale)
-        await interaction.response.defer(thinking=True)
+        if not await acknowledge(interaction, ephemeral=False):
+            return
         try:
             stored = self.bot.engine.snapshot.stored
             spec = await asyncio.to_thread(article_spec, stored, lang)
