@@ -312,7 +312,8 @@ class Engine:
         handed to it as it arrives; the result is the same as without. A follow-up tells the model
         the earlier questions it leans on, which it needs to read "他挖走了谁？"."""
         from index.english_answer import verifier_of
-        from index.generate import Done, Partial, apply_generated, sentence_quotes
+        from index.llm_citations import apply_generated, sentence_quotes
+        from index.llm_outcome import Done, Partial
 
         started = time.perf_counter()
         assert self.generator is not None
@@ -343,7 +344,7 @@ class Engine:
 
 def _generation(outcome: object) -> str:
     """What became of the model's answer, for AskResult.generation (evaluation reads it)."""
-    from index.generate import GeneratedAnswer, GenerationFailure
+    from index.llm_outcome import GeneratedAnswer, GenerationFailure
 
     if isinstance(outcome, GeneratedAnswer):
         return "abstained" if outcome.abstained else "shown"

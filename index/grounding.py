@@ -311,7 +311,7 @@ def _cjk_proper_nouns(text: str) -> list[str]:
 
 @dataclass
 class PassageVerifier:
-    """``Grounding`` as ``index.generate.Verifier``: markers [n] name positions in the passages."""
+    """``Grounding`` as ``index.llm_outcome.Verifier``: markers [n] name positions in the passages."""
 
     grounding: Grounding
 

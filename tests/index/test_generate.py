@@ -13,27 +13,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from index.generate import (
-    MAX_RETRIES,
-    SENTINEL,
-    Done,
-    GeneratedAnswer,
-    GenerationFailure,
-    Generator,
-    Partial,
-    Quote,
-    apply_generated,
-    build_messages,
-    neutralise,
-    normalise_markers,
-    preview,
-    renumber,
-    retry_delay,
-    sentence_quotes,
-    to_citations,
-    verify,
-)
+from index.generate import MAX_RETRIES, Generator, retry_delay
+from index.llm_citations import Quote, apply_generated, sentence_quotes, to_citations
+from index.llm_outcome import SENTINEL, Done, GeneratedAnswer, GenerationFailure, Partial
+from index.llm_prompt import build_messages, neutralise
 from index.llm_settings import LLMSettings
+from index.llm_verify import normalise_markers, preview, renumber, verify
 from index.models import AskResult, Citation, Passage
 from tests.fakeopenai import FakeOpenAI, Reply
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from index.generate import Generator, build_messages
+from index.generate import Generator
+from index.llm_prompt import build_messages
 from index.llm_settings import LLMSettings
 from index.local_llm import LocalModelError
 from index.models import Passage
