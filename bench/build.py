@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     from index.background import background_questions
     from index.build import build_index
     from index.embedding import get_embedder
-    from index.lexical import tokenize
+    from index.tokenizer import tokenize
 
     with tempfile.TemporaryDirectory(prefix="bench-build-") as tmp:
         corpus = copy_corpus(args.corpus, Path(tmp) / "corpus", args.max_paragraphs)

@@ -294,7 +294,8 @@ def _time_lexical(lexical: Any, questions: list[list[str]]) -> dict[str, Any]:
 
 def _lexical_side(n: int, args: argparse.Namespace) -> dict[str, Any]:
     from bench import _synthetic
-    from index.lexical import LexicalIndex, tokenize
+    from index.lexical import LexicalIndex
+    from index.tokenizer import tokenize
 
     log(f"scale[{n}]: generating text")
     with _Memory() as mem:

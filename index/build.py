@@ -16,7 +16,7 @@ from index.config import IndexSettings
 from index.corpus import load_corpus
 from index.crosslingual import GLOSSARY_FORMAT, build_glossary
 from index.embedding import Embedder, get_embedder
-from index.lexical import TOKENIZER_VERSION, LexicalIndex, terms_digest
+from index.lexical import LexicalIndex
 from index.store import (
     ChunkerSettings,
     CorpusDocument,
@@ -30,6 +30,7 @@ from index.store import (
     remove_abandoned_staging,
     write_version,
 )
+from index.tokenizer import TOKENIZER_VERSION, terms_digest
 
 
 @dataclass

@@ -15,7 +15,8 @@ from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 
-from index.lexical import EN_STOPWORDS, term_pairs, tokenize
+from index.stopwords import EN_STOPWORDS
+from index.tokenizer import term_pairs, tokenize
 
 MAX_TRANSLATIONS = 4  # per English word: the most specific glosses win
 # 2: two-word phrases too, 3: names too, 4: tech terms too, 5: plurals like gpus keyed as singular,

@@ -17,7 +17,6 @@ from pathlib import Path
 
 import numpy as np
 
-from index import lexical
 from index.answering import about
 from index.answering.candidates import PASSAGES, candidates
 from index.answering.compose import choose, compose, nearest_sections, widen, with_heading
@@ -30,7 +29,6 @@ from index.answering.understand import Conversation, Query, understand
 from index.answering.units import list_item
 from index.config import IndexSettings
 from index.embedding import Embedder, get_embedder
-from index.lexical import tokenize
 from index.llm_settings import LLMSettings
 from index.models import AskResult, SearchResult
 from index.retrieval import Mode, RetrievalParams, Retriever, SearchOutcome
@@ -38,6 +36,8 @@ from index.smalltalk import small_talk_reply
 from index.store import IndexLoadError, StoredIndex, current_version, load_current, load_version
 from index.structure import referenced_chunks
 from index.text import detect_language, truecase, without_attribution
+from index.tokenizer import tokenize
+from index.tokenizer import warm_up as warm_up_tokenizer
 
 log = logging.getLogger(__name__)
 CONTEXT_WEIGHT = 0.5  # how much a follow-up's earlier questions steer retrieval
@@ -137,7 +137,7 @@ class Engine:
         them all at once)."""
         stored = self.snapshot.stored
         self.model  # noqa: B018 -- read now, not at the first question
-        lexical.warm_up()
+        warm_up_tokenizer()
         self.embedder.encode_queries(["warm-up"])
         if self.params.translation_weight > 0:
             self._learn_words([w for words in stored.glossary.values() for w in words])

@@ -18,8 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from index.crosslingual import stem
-from index.lexical import EN_STOPWORDS
 from index.numbers import quantities, render
+from index.stopwords import EN_STOPWORDS
 
 MAX_LINE = 320  # characters: one or two sentences before the quote
 MAX_WORD = 8  # longest lexicon word tried when segmenting

@@ -1,5 +1,5 @@
 """Which questions of a conversation lean on the one before. Pure functions over a question and its
-tokens (index.lexical.tokenize).
+tokens (index.tokenizer.tokenize).
 
 "那价格呢？", "what about output?", "他挖走了谁？" and "why?" lean on the conversation: they are searched,
 answered and judged with the earlier question. "Composer 2.5 多少钱" asked in the same thread has a

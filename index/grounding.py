@@ -22,8 +22,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from index.crosslingual import stem, tech_term_keys
-from index.lexical import EN_STOPWORDS, tokenize
 from index.numbers import MONTHS, quantities, same_quantity
+from index.stopwords import EN_STOPWORDS
+from index.tokenizer import tokenize
 
 MIN_SUPPORT = 0.6  # share of a sentence's content words one cited sentence must hold
 NEIGHBOUR_WORDS = 3  # a number's word is the first content word this close after it (else before)

@@ -14,7 +14,7 @@ import threading
 from collections.abc import Iterable, Mapping
 
 from index.crosslingual import dictionary_entries
-from index.lexical import term_pairs, tokenize
+from index.tokenizer import term_pairs, tokenize
 
 MAX_GLOSS_WORDS = 4  # a longer gloss explains rather than translates
 _HAN = re.compile(r"[\u3400-\u9fff]")

@@ -81,8 +81,8 @@ class Manifest(BaseModel):
     background_sha256: str = ""  # of the background questions (background.py)
     vocabulary_sha256: str = ""  # of the lexical vocabulary the glossary was made for
     glossary_format: int = 1  # crosslingual.GLOSSARY_FORMAT the glossary was made in (1: before phrases)
-    terms_sha256: str = ""  # of the tech terms the glossary was made with (lexical.terms_digest)
-    # lexical.TOKENIZER_VERSION of the BM25 files (bm25.*) stored with the version; 0: none stored
+    terms_sha256: str = ""  # of the tech terms the glossary was made with (tokenizer.terms_digest)
+    # tokenizer.TOKENIZER_VERSION of the BM25 files (bm25.*) stored with the version; 0: none stored
     # (built before they were), so the lexical index is built in memory at load
     lexical_tokenizer: int = 0
     package_version: str = __version__
@@ -302,7 +302,7 @@ def write_version(
     import faiss
     import numpy as np
 
-    from index.lexical import TOKENIZER_VERSION
+    from index.tokenizer import TOKENIZER_VERSION
 
     manifest = manifest.model_copy(update={"lexical_tokenizer": TOKENIZER_VERSION if lexical is not None else 0})
 
@@ -475,7 +475,8 @@ def _load_lexical(path: Path, manifest: Manifest) -> LexicalIndex | None:
     """The stored BM25 index, memory-mapped; None when the version has none of this tokenizer's, or
     was tokenized with other tech terms (they are cut whole): the retriever then builds it from the
     chunks, so that questions and passages are cut alike. Stored but broken: IndexLoadError."""
-    from index.lexical import TOKENIZER_VERSION, LexicalIndex, terms_digest
+    from index.lexical import LexicalIndex
+    from index.tokenizer import TOKENIZER_VERSION, terms_digest
 
     if manifest.lexical_tokenizer != TOKENIZER_VERSION or manifest.terms_sha256 != terms_digest():
         return None

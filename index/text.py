@@ -7,7 +7,7 @@ import unicodedata
 from collections.abc import Callable
 
 from index.errors import QuestionError
-from index.lexical import EN_STOPWORDS
+from index.stopwords import EN_STOPWORDS
 
 MAX_QUESTION_CHARS = 2000
 

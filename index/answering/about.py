@@ -11,10 +11,10 @@ import numpy as np
 
 from index.answering.units import citation_for, render_sentence
 from index.chunking import SECTION_SEPARATOR
-from index.lexical import tokenize
 from index.messages import message
 from index.models import Citation
 from index.store import StoredIndex
+from index.tokenizer import tokenize
 
 _OVERVIEW = re.compile(
     r"(讲了?(什么|啥)|说了?(什么|啥)|主要内容|内容是什么|(用)?一句话|概括|总结(一下|下)?|摘要|大意|主旨|要点|核心观点|主要观点|"

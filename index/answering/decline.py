@@ -7,9 +7,10 @@ import re
 
 from index.answering.features import Terms
 from index.chunking import SECTION_SEPARATOR
-from index.lexical import EN_STOPWORDS, tokenize
 from index.messages import message
+from index.stopwords import EN_STOPWORDS
 from index.text import LATIN_WORD
+from index.tokenizer import tokenize
 
 # where an English sentence's first word is (capitalised as any first word is); Han text before a
 # Latin word means it isn't one

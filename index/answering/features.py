@@ -16,9 +16,9 @@ from functools import lru_cache
 import numpy as np
 
 from index.answering.question_type import ASKED, HELD, asked_vector, held_vector
-from index.lexical import tokenize
 from index.retrieval import Retriever, SearchOutcome
 from index.store import StoredIndex
+from index.tokenizer import tokenize
 
 _HAN_RUN = re.compile(r"[\u3400-\u9fff]+")
 _LATIN_TOKEN = re.compile(r"[a-z0-9]")

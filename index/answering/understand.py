@@ -12,11 +12,11 @@ from typing import Literal
 from index.answering.about import is_author_question, is_meta_question, is_overview_question
 from index.dates import chinese_dates
 from index.followup import asks_only_for_more, leans_on_context, refers_back
-from index.lexical import tokenize
 from index.models import Conversation
 from index.smalltalk import SmallTalk, small_talk
 from index.structure import ItemReference, SectionReference, item_reference, section_reference
 from index.text import QuestionError, detect_language, validate_question
+from index.tokenizer import tokenize
 
 Kind = Literal["content", "small_talk", "meta", "overview"]
 

@@ -197,7 +197,7 @@ def test_killed_build_leaves_the_previous_index_serving(index_copy, moment: str)
 def test_an_index_made_with_other_tech_terms_gets_a_new_glossary(index_copy) -> None:  # type: ignore[no-untyped-def]
     import json
 
-    from index.lexical import terms_digest
+    from index.tokenizer import terms_digest
 
     version = load_current(index_copy.index_dir).path
     manifest = json.loads((version / "manifest.json").read_text(encoding="utf-8"))

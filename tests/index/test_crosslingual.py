@@ -11,7 +11,7 @@ from index.crosslingual import (
     translated_positions,
     translation,
 )
-from index.lexical import tokenize
+from index.tokenizer import tokenize
 
 
 def test_stem() -> None:
@@ -181,15 +181,15 @@ def test_tech_terms_file_is_well_formed() -> None:
 
 def test_tech_terms_are_read_as_the_file_says_now(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     # a running bot that rebuilds after an edit gets the edited terms, matching the digest it records
-    from index import crosslingual, lexical
+    from index import crosslingual, tokenizer
 
     terms = tmp_path / "tech_terms.tsv"
-    monkeypatch.setattr(lexical, "terms_path", lambda: terms)
+    monkeypatch.setattr(tokenizer, "terms_path", lambda: terms)
     terms.write_text("# comment\ncompute\t算力\n", encoding="utf-8")
-    first = (crosslingual.tech_terms(), lexical.terms_digest())
+    first = (crosslingual.tech_terms(), tokenizer.terms_digest())
     terms.write_text("compute\t算力\nmoat\t护城河\n", encoding="utf-8")
     assert crosslingual.tech_terms() == ((stem("compute"), "算力"), (stem("moat"), "护城河"))
-    assert first == (((stem("compute"), "算力"),), first[1]) and lexical.terms_digest() != first[1]
+    assert first == (((stem("compute"), "算力"),), first[1]) and tokenizer.terms_digest() != first[1]
 
 
 def test_a_lone_character_translates_by_its_first_sense_after_every_word() -> None:

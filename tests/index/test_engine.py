@@ -207,10 +207,10 @@ def test_a_conversation_is_its_earlier_questions_oldest_first(engine) -> None:  
 
 def test_warm_up_makes_the_tokenizer(engine) -> None:  # type: ignore[no-untyped-def]
     """Every lazy structure a question touches exists before the first question: the tokenizer too."""
-    from index import lexical
+    from index import tokenizer
 
-    lexical._jieba_for.cache_clear()
+    tokenizer._jieba_for.cache_clear()
     engine.warm_up()
-    assert lexical._jieba_for.cache_info().currsize == 1
+    assert tokenizer._jieba_for.cache_info().currsize == 1
     engine.ask("Composer 2.5 基于哪个模型？")
-    assert lexical._jieba_for.cache_info().misses == 1  # the question made nothing new
+    assert tokenizer._jieba_for.cache_info().misses == 1  # the question made nothing new

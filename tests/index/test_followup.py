@@ -7,7 +7,7 @@ import pytest
 
 from index.answering.compose import MAX_ANSWER_CHARS, widen
 from index.followup import asks_only_for_more, leans_on_context, refers_back
-from index.lexical import tokenize
+from index.tokenizer import tokenize
 from tests.index.test_answers import SWE_ZH, check_citations
 
 

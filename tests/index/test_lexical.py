@@ -1,4 +1,4 @@
-"""Tokens and BM25 (index/lexical.py)."""
+"""Tokens and BM25 (index/tokenizer.py, index/stopwords.py, index/lexical.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from index.lexical import EN_STOPWORDS, ZH_STOPWORDS, LexicalIndex, tokenize
+from index.lexical import LexicalIndex
+from index.stopwords import EN_STOPWORDS, ZH_STOPWORDS
+from index.tokenizer import tokenize
 
 
 @pytest.mark.parametrize(
@@ -212,10 +214,10 @@ def test_the_tokenizer_follows_an_edit_of_the_tech_terms(tmp_path, monkeypatch) 
     # a rebuild in a running bot after an edit tokenizes with the edited terms, as its glossary is made
     import os
 
-    from index import lexical
+    from index import tokenizer
 
     terms = tmp_path / "tech_terms.tsv"
-    monkeypatch.setattr(lexical, "terms_path", lambda: terms)
+    monkeypatch.setattr(tokenizer, "terms_path", lambda: terms)
     terms.write_text("moat\t护城河\n", encoding="utf-8")
     os.utime(terms, ns=(1, 1))
     assert "算力" not in tokenize("占了 85% 的总算力")
@@ -228,15 +230,15 @@ def test_concurrent_first_questions_make_one_tokenizer() -> None:
     """A cold burst: every thread that needs the tokenizer first gets the same one, made once."""
     import threading
 
-    from index import lexical
+    from index import tokenizer
 
-    lexical._jieba_for.cache_clear()
+    tokenizer._jieba_for.cache_clear()
     start = threading.Barrier(8)
     made: list[object] = []
 
     def first_question() -> None:
         start.wait()
-        made.append(lexical._jieba())
+        made.append(tokenizer._jieba())
 
     threads = [threading.Thread(target=first_question) for _ in range(8)]
     for thread in threads:
@@ -244,4 +246,4 @@ def test_concurrent_first_questions_make_one_tokenizer() -> None:
     for thread in threads:
         thread.join()
     assert len(made) == 8 and all(t is made[0] for t in made)
-    assert lexical._jieba_for.cache_info().misses == 1
+    assert tokenizer._jieba_for.cache_info().misses == 1

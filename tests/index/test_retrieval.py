@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from index.lexical import tokenize
 from index.retrieval import bias_language, lexical_leader, rrf, top_indices
+from index.tokenizer import tokenize
 
 SWE_ZH = "Composer 2.5 在 SWE-bench Verified 上的成绩是多少？"
 

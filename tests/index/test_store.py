@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from index.embedding import get_embedder
-from index.lexical import LEXICAL_FILES, TOKENIZER_VERSION, LexicalIndex, tokenize
+from index.lexical import LEXICAL_FILES, LexicalIndex
 from index.store import (
     BACKGROUND,
     CHUNK_VECTORS,
@@ -34,6 +34,7 @@ from index.store import (
     remove_abandoned_staging,
     write_version,
 )
+from index.tokenizer import TOKENIZER_VERSION, tokenize
 from tests.index.support import ARTICLE
 
 FIX = "python -m index build"

@@ -7,9 +7,9 @@ import numpy as np
 from index.answering.candidates import candidates
 from index.answering.decide import EVIDENCE, GATE_FEATURES, gate_vector, retrieval_evidence
 from index.answering.features import candidate_matrix, question_terms
-from index.lexical import tokenize
 from index.retrieval import Retriever
 from index.store import StoredIndex
+from index.tokenizer import tokenize
 from tests.index.answering.support import hashed_vector
 
 COLUMN = {name: i for i, name in enumerate(GATE_FEATURES)}

@@ -7,9 +7,9 @@ import pytest
 
 from index.answering.candidates import candidates
 from index.answering.features import CANDIDATE_FEATURES, Terms, candidate_matrix, question_terms
-from index.lexical import tokenize
 from index.retrieval import Retriever, SearchOutcome
 from index.store import StoredIndex
+from index.tokenizer import tokenize
 from tests.index.answering.support import hashed_vector, sentence_id
 
 COLUMN = {name: i for i, name in enumerate(CANDIDATE_FEATURES)}
