@@ -34,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _embedded_texts(index_dir: Path) -> list[tuple[str, str]]:
     """The (kind, text) pairs a build embeds, read back from the built index."""
     from index.chunking import passage_text
-    from index.store import load_current
+    from index.loading import load_current
 
     stored = load_current(index_dir)
     return [("passage", passage_text(c)) for c in stored.chunks] + [

@@ -44,7 +44,7 @@ _EXPORTS: dict[str, str] = {
     "open_engine": "index.startup",
     "build_index": "index.build",
     "BuildResult": "index.build",
-    "current_version": "index.store",
+    "current_version": "index.versions",
     # every sentence a user reads, in Chinese and English
     "message": "index.messages",
     # questions
@@ -97,8 +97,9 @@ if TYPE_CHECKING:  # what type checkers and editors see (the same names); at run
         SourceInfo,
     )
     from index.startup import open_engine  # noqa: F401
-    from index.store import StoredIndex, current_version  # noqa: F401
+    from index.store import StoredIndex  # noqa: F401
     from index.text import detect_language, validate_question  # noqa: F401
+    from index.versions import current_version  # noqa: F401
 
 
 def __getattr__(name: str) -> Any:

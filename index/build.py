@@ -16,21 +16,12 @@ from index.config import IndexSettings
 from index.corpus import load_corpus
 from index.crosslingual import GLOSSARY_FORMAT, build_glossary
 from index.embedding import Embedder, get_embedder
+from index.errors import IndexLoadError
 from index.lexical import LexicalIndex
-from index.store import (
-    ChunkerSettings,
-    CorpusDocument,
-    IndexLoadError,
-    Manifest,
-    Sentence,
-    StoredIndex,
-    check_index_folder,
-    load_current,
-    make_vector_index,
-    remove_abandoned_staging,
-    write_version,
-)
+from index.loading import load_current
+from index.store import ChunkerSettings, CorpusDocument, Manifest, Sentence, StoredIndex, make_vector_index
 from index.tokenizer import TOKENIZER_VERSION, terms_digest
+from index.versions import check_index_folder, remove_abandoned_staging, write_version
 
 
 @dataclass

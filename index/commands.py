@@ -14,7 +14,8 @@ from index.config import IndexSettings
 from index.errors import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, IndexLoadError, QuestionError, UsageError
 from index.messages import message
 from index.models import AskResult, Passage
-from index.store import MANIFEST, VERSIONS, current_version
+from index.store import MANIFEST, VERSIONS
+from index.versions import current_version
 
 
 def build(args: argparse.Namespace, settings: IndexSettings) -> int:

@@ -29,15 +29,18 @@ from index.answering.understand import Conversation, Query, understand
 from index.answering.units import list_item
 from index.config import IndexSettings
 from index.embedding import Embedder, get_embedder
+from index.errors import IndexLoadError
 from index.llm_settings import LLMSettings
+from index.loading import load_current, load_version
 from index.models import AskResult, SearchResult
 from index.retrieval import Mode, RetrievalParams, Retriever, SearchOutcome
 from index.smalltalk import small_talk_reply
-from index.store import IndexLoadError, StoredIndex, current_version, load_current, load_version
+from index.store import StoredIndex
 from index.structure import referenced_chunks
 from index.text import detect_language, truecase, without_attribution
 from index.tokenizer import tokenize
 from index.tokenizer import warm_up as warm_up_tokenizer
+from index.versions import current_version
 
 log = logging.getLogger(__name__)
 CONTEXT_WEIGHT = 0.5  # how much a follow-up's earlier questions steer retrieval

@@ -14,7 +14,7 @@ from index.config import IndexSettings
 from index.engine import Engine
 from index.errors import IndexLoadError
 from index.llm_settings import LLMSettings
-from index.store import current_version
+from index.versions import current_version
 
 
 def open_engine(

@@ -20,7 +20,8 @@ import pytest
 from index.build import build_index, chunk_sentences
 from index.chunking import Chunk
 from index.engine import Engine
-from index.store import current_version, load_current
+from index.loading import load_current
+from index.versions import current_version
 from tests.index.support import ADDED_SENTENCE, REPO, cli_env
 
 SWE_QUESTION = "Composer 2.5 在 SWE-bench Verified 上的成绩是多少？"

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from index.cli import main
-from index.store import current_version
+from index.versions import current_version
 from tests.index.support import CORPUS, REPO, cli_env
 
 SWE_ASK = "Composer 2.5 在 SWE-bench Verified 上的成绩是多少？"

@@ -15,7 +15,8 @@ import pytest
 
 from index.cli import main
 from index.commands import render_answer
-from index.store import current_version, load_current
+from index.loading import load_current
+from index.versions import current_version
 from tests.index.support import ARTICLE, CORPUS, REPO
 
 pytestmark = pytest.mark.model  # every command here reads or builds an index

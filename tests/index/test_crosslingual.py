@@ -44,7 +44,7 @@ def test_glossary_maps_english_to_the_corpus_words() -> None:
 
 
 def test_built_index_glossary(built_index) -> None:  # type: ignore[no-untyped-def]
-    from index.store import load_current
+    from index.loading import load_current
 
     glossary = load_current(built_index.index_dir).glossary
     assert "价格" in glossary[stem("price")]

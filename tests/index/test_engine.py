@@ -8,8 +8,9 @@ import pytest
 
 from index.answering.understand import understand
 from index.engine import Engine
-from index.store import IndexLoadError, current_version
+from index.errors import IndexLoadError
 from index.text import QuestionError
+from index.versions import current_version
 from tests.index.support import ADDED_SENTENCE
 
 SWE_ZH = "Composer 2.5 在 SWE-bench Verified 上的成绩是多少？"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from index import config, corpus, embedding, errors, store, text
+from index import config, corpus, embedding, errors, loading, text, versions
 
 
 @pytest.mark.parametrize(
@@ -32,6 +32,6 @@ def test_the_contract_codes() -> None:
 def test_the_modules_that_raise_them_name_the_same_classes() -> None:
     assert config.SettingsError is errors.SettingsError
     assert corpus.CorpusError is errors.CorpusError
-    assert store.IndexLoadError is errors.IndexLoadError
+    assert versions.IndexLoadError is loading.IndexLoadError is errors.IndexLoadError
     assert text.QuestionError is errors.QuestionError
     assert embedding.EmbedderError is errors.EmbedderError

@@ -16,7 +16,9 @@ import numpy as np
 import pytest
 
 from index.embedding import get_embedder
+from index.errors import IndexLoadError
 from index.lexical import LEXICAL_FILES, LexicalIndex
+from index.loading import load_current, load_version
 from index.store import (
     BACKGROUND,
     CHUNK_VECTORS,
@@ -26,15 +28,10 @@ from index.store import (
     SENTENCE_VECTORS,
     SENTENCES,
     STAGING_LOCK,
-    IndexLoadError,
-    current_version,
-    load_current,
-    load_version,
     make_vector_index,
-    remove_abandoned_staging,
-    write_version,
 )
 from index.tokenizer import TOKENIZER_VERSION, tokenize
+from index.versions import current_version, remove_abandoned_staging, write_version
 from tests.index.support import ARTICLE
 
 FIX = "python -m index build"
