@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import importlib.metadata
 import json
 import os
@@ -10,6 +11,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import time
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
@@ -165,6 +167,29 @@ def reset_peak() -> bool:
     except OSError:
         return False
     return True
+
+
+class Memory:
+    """RSS growth and transient peak around a block (VmHWM reset first)."""
+
+    def __enter__(self) -> Memory:
+        gc.collect()
+        self.before = rss_mib()
+        self.peak_ok = reset_peak()
+        self.started = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.seconds = time.perf_counter() - self.started
+        self.delta = rss_mib() - self.before
+        self.peak = peak_rss_mib() - self.before if self.peak_ok else None
+
+    def report(self) -> dict[str, Any]:
+        return {
+            "build_seconds": round(self.seconds, 3),
+            "rss_delta_mib": round(self.delta, 1),
+            "peak_rss_delta_mib": None if self.peak is None else round(self.peak, 1),
+        }
 
 
 # -- reports -----------------------------------------------------------------------------
