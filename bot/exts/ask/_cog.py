@@ -12,15 +12,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import formatting, messages
+from bot import formatting
 from bot.client import ArticleBot
 from bot.conversation import context_from_store, stored_context
 from bot.delivery import (
-    INTERACTION_LIFE,
-    TOKEN_MARGIN,
     Destination,
-    InteractionDestination,
-    MessageDestination,
     Part,
     acknowledge,
     deliver,
@@ -29,7 +25,8 @@ from bot.delivery import (
 )
 from bot.discord_text import without_discord_syntax
 from bot.exts.ask._answering import Answerer, Asker, new_answer_id, render
-from bot.exts.ask._gate import Refusal, Verdict, check_question
+from bot.exts.ask._gate import Refusal, Verdict, check_question, refusal_text
+from bot.exts.ask._pending import PendingQuestions, age_if_late
 from bot.exts.ask._preview import Preview
 from bot.exts.ask._triggers import Trigger, classify
 from bot.feedback import PendingQuestion, feedback_view
@@ -41,7 +38,6 @@ log = logging.getLogger(__name__)
 
 THREAD_NAME_LIMIT = 100
 ANSWERABLE_TYPES = (discord.MessageType.default, discord.MessageType.reply)
-MESSAGE_RESUME_SECONDS = 3600.0  # a question message older than this at a restart isn't answered late
 
 
 def language_for(text: str, locale: discord.Locale | None = None) -> str:
@@ -66,6 +62,7 @@ class AskCog(commands.Cog):
     def __init__(self, bot: ArticleBot) -> None:
         self.bot = bot
         self.answerer = Answerer(bot)
+        self.pending = PendingQuestions(bot)
         self._resuming: asyncio.Task[None] | None = None
 
     async def cog_load(self) -> None:
@@ -100,7 +97,9 @@ class AskCog(commands.Cog):
         if not verdict.ok:
             # The mention-oriented "empty" text would tell a /ask user to write after a mention.
             text = (
-                phrase("ask.empty_question", lang) if verdict.refusal is Refusal.EMPTY else self._refusal(verdict, lang)
+                phrase("ask.empty_question", lang)
+                if verdict.refusal is Refusal.EMPTY
+                else refusal_text(verdict, self.bot.settings, lang, self._mention())
             )
             await respond_text(interaction, text)
             self.answerer.log_question(asker, 0.0, outcome=f"refused:{verdict.refusal.value}")  # type: ignore[union-attr]
@@ -116,11 +115,13 @@ class AskCog(commands.Cog):
             try:
                 # Kept before it is acknowledged: a kill right after the deferral can't lose it.
                 pending = await self._pending_interaction(interaction, question, ephemeral, lang)
-                await self._remember(pending)
+                await self.pending.remember(pending)
                 if not await acknowledge(interaction, ephemeral):
-                    await self._forget(pending.key)
+                    await self.pending.forget(pending.key)
                     return
-                await self._answer(pending, self._destination(pending), self._preview(interaction, question, lang))
+                await self._answer(
+                    pending, self.pending.destination(pending), self._preview(interaction, question, lang)
+                )
             except Exception:  # never let one question take anything else down
                 log.exception("answering interaction %s failed", interaction.id)
 
@@ -217,7 +218,7 @@ class AskCog(commands.Cog):
         if not verdict.ok:
             assert verdict.refusal is not None
             if self._should_say(verdict, trigger, message.author.id):
-                await reply_text(message, self._refusal(verdict, lang))
+                await reply_text(message, refusal_text(verdict, self.bot.settings, lang, self._mention()))
             self.answerer.log_question(
                 asker, 0.0, outcome=f"refused:{verdict.refusal.value}", follow_up=trigger.previous is not None
             )
@@ -241,8 +242,8 @@ class AskCog(commands.Cog):
             follow_up=trigger.previous is not None,
             thread_id=channel.id if ours else None,  # the thread's latest answer is what follows up next
         )
-        await self._remember(pending)
-        await self._answer(pending, self._destination(pending, channel))
+        await self.pending.remember(pending)
+        await self._answer(pending, self.pending.destination(pending, channel))
 
     def _should_say(self, verdict: Verdict, trigger: Trigger, user_id: int) -> bool:
         """Refusals are said to whoever addressed the bot; in an auto-answer channel only the
@@ -253,51 +254,8 @@ class AskCog(commands.Cog):
         return trigger.explicit or verdict.refusal is Refusal.TOO_LONG
 
     # -- questions in flight ------------------------------------------------------------------
-    async def _remember(self, pending: PendingQuestion) -> None:
-        """Kept in SQLite until answered: a killed bot answers it after its restart."""
-        try:
-            await asyncio.to_thread(self.bot.store.save_pending, pending)
-        except Exception:  # the answer still goes out; only a crash now would lose it
-            log.exception("could not keep question %s in the database", pending.key)
-
-    async def _forget(self, key: str) -> None:
-        try:
-            await asyncio.to_thread(self.bot.store.drop_pending, key)
-        except Exception:
-            log.exception("could not drop question %s from the database", key)
-
-    def _destination(
-        self, pending: PendingQuestion, channel: discord.abc.Messageable | None = None
-    ) -> Destination:
-        patience = self.bot.settings.delivery_seconds
-        if pending.is_interaction:
-            assert pending.application_id is not None and pending.token is not None
-            return InteractionDestination.of(
-                self.bot,
-                application_id=pending.application_id,
-                token=pending.token,
-                interaction_id=int(pending.key.split(":")[1]),
-                user_id=pending.user_id,
-                channel_id=pending.channel_id,
-                ephemeral=pending.ephemeral,
-                created_at=pending.created_at,
-                patience=patience,
-            )
-        assert pending.message_id is not None and pending.channel_id is not None
-        return MessageDestination.of(
-            channel or self.bot.get_partial_messageable(pending.channel_id, guild_id=pending.guild_id),
-            pending.message_id,
-            channel_id=pending.channel_id,
-            guild_id=pending.guild_id,
-            patience=patience,
-        )
-
     async def _resume_pending(self) -> None:
-        try:
-            left = await asyncio.to_thread(self.bot.store.pending)
-        except Exception:
-            log.exception("could not read the questions left in flight")
-            return
+        left = await self.pending.left()
         if left:
             log.info("answering %d question(s) left in flight by the previous run", len(left))
             await asyncio.gather(*(self._resume(pending) for pending in left))
@@ -305,22 +263,19 @@ class AskCog(commands.Cog):
     async def _resume(self, pending: PendingQuestion) -> None:
         async with self.bot.inflight.track():
             try:
-                destination = self._destination(pending)
-                age = time.time() - pending.created_at
-                late = age > (INTERACTION_LIFE - TOKEN_MARGIN if pending.is_interaction else MESSAGE_RESUME_SECONDS)
-                if late:  # the token is dead (or the question stale): say so, don't answer
+                destination = self.pending.destination(pending)
+                age = age_if_late(pending)
+                if age is not None:  # the token is dead (or the question stale): say so, don't answer
                     log.warning("question %s is %.0f s old: too late to answer it", pending.key, age)
                     await destination.tell_failure(phrase("ask.lost_at_restart", pending.language))
-                    await self._forget(pending.key)
+                    await self.pending.forget(pending.key)
                     return
                 await self._answer(pending, destination)
             except Exception:
                 log.exception("answering question %s left in flight failed", pending.key)
 
     # -- answering ----------------------------------------------------------------------------
-    async def _answer(
-        self, pending: PendingQuestion, destination: Destination, preview: Preview | None = None
-    ) -> None:
+    async def _answer(self, pending: PendingQuestion, destination: Destination, preview: Preview | None = None) -> None:
         """Compute, deliver, record; the question is forgotten once delivered or the asker told
         why not. Cancelled (at shutdown) it stays remembered, for the next start."""
         started = time.perf_counter()
@@ -328,12 +283,12 @@ class AskCog(commands.Cog):
         asker = Asker(pending.user_id, pending.guild_id, pending.channel_id, pending.via)
         prepared = await self._prepare(pending, destination, asker, started, preview)
         if prepared is None:
-            await self._forget(pending.key)
+            await self.pending.forget(pending.key)
             return
         try:
             failure = phrase("ask.undelivered", lang)
             sent = await deliver(destination, prepared.parts, prepared.view, failure_text=failure)
-            await self._forget(pending.key)
+            await self.pending.forget(pending.key)
             await self._finish(
                 prepared,
                 asker,
@@ -345,7 +300,7 @@ class AskCog(commands.Cog):
             )
         except Exception:  # the answer may already be shown: log, don't add an apology under it
             log.exception("delivering the answer to %s failed", pending.key)
-            await self._forget(pending.key)
+            await self.pending.forget(pending.key)
 
     # -- shared -----------------------------------------------------------------------------
     async def _prepare(
@@ -424,20 +379,8 @@ class AskCog(commands.Cog):
             return None
         return thread.id
 
-    def _refusal(self, verdict: Verdict, lang: str) -> str:
-        settings = self.bot.settings
-        mention = self.bot.user.mention if self.bot.user else "@bot"
-        match verdict.refusal:
-            case Refusal.DMS_DISABLED:
-                return phrase("ask.dms_disabled", lang)
-            case Refusal.CHANNEL_NOT_ALLOWED:
-                return messages.channel_not_allowed(lang, settings.allowed_channel_ids)
-            case Refusal.EMPTY:
-                return phrase("ask.empty", lang, mention=mention)
-            case Refusal.TOO_LONG:
-                return phrase("ask.too_long", lang, length=verdict.length, limit=settings.max_question_chars)
-            case _:
-                return messages.cooldown(lang, verdict.retry_after, settings.cooldown_count, settings.cooldown_seconds)
+    def _mention(self) -> str:
+        return self.bot.user.mention if self.bot.user else "@bot"
 
 
 def _can_embed(message: discord.Message) -> bool:

@@ -1,12 +1,15 @@
-"""Whether a question may be answered here and now: DMs, the channel allow-list, length, cooldown."""
+"""Whether a question may be answered here and now (DMs, the channel allow-list, length, cooldown),
+and what the asker is told when it may not."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
 
+from bot import messages
 from bot.config import BotSettings
 from bot.cooldown import SlidingWindowCooldown
+from index import message as phrase
 
 
 class Refusal(Enum):
@@ -62,3 +65,18 @@ def check_question(
     if wait > 0:
         return Verdict(Refusal.COOLDOWN, retry_after=wait)
     return Verdict(length=length)
+
+
+def refusal_text(verdict: Verdict, settings: BotSettings, lang: str, mention: str) -> str:
+    """What the asker is told for a refused question (``mention``: the bot's, for the examples)."""
+    match verdict.refusal:
+        case Refusal.DMS_DISABLED:
+            return phrase("ask.dms_disabled", lang)
+        case Refusal.CHANNEL_NOT_ALLOWED:
+            return messages.channel_not_allowed(lang, settings.allowed_channel_ids)
+        case Refusal.EMPTY:
+            return phrase("ask.empty", lang, mention=mention)
+        case Refusal.TOO_LONG:
+            return phrase("ask.too_long", lang, length=verdict.length, limit=settings.max_question_chars)
+        case _:
+            return messages.cooldown(lang, verdict.retry_after, settings.cooldown_count, settings.cooldown_seconds)
