@@ -36,7 +36,8 @@ def choose(stored: StoredIndex, ranked: Sequence[tuple[int, float]], second_rati
     chosen = _completed(stored, best)
     if len(ranked) > 1:
         second, p_second = ranked[1]
-        if p_second >= second_ratio * p_best and second not in chosen:
+        same = stored.sentences[second].chunk == stored.sentences[best].chunk
+        if same and p_second >= second_ratio * p_best and second not in chosen:
             together = sorted({*chosen, *_completed(stored, second)})
             if length(stored, together) <= MAX_ANSWER_CHARS:
                 chosen = together
