@@ -8,6 +8,7 @@ question in flight keeps the snapshot it started with.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 import time
@@ -19,17 +20,19 @@ import numpy as np
 
 from index.answering import about
 from index.answering.candidates import PASSAGES, candidates
-from index.answering.compose import choose, compose, nearest_sections, widen, with_heading
+from index.answering.compose import choose, compose, nearest_sections, whole_list, widen, with_heading
 from index.answering.decide import gate_vector, retrieval_evidence
 from index.answering.decline import decline_text, unmentioned
 from index.answering.features import Candidate, Terms, candidate_matrix, question_terms
 from index.answering.model import AnswerModel, load_model
 from index.answering.passages import cited_first, empty_result, including_cited, retrieved
+from index.answering.question_type import asks_for_several
 from index.answering.understand import Conversation, Query, understand
 from index.answering.units import list_item
 from index.config import IndexSettings
 from index.embedding import Embedder, get_embedder
 from index.errors import IndexLoadError
+from index.followup import refers_back
 from index.llm_settings import LLMSettings
 from index.loading import load_current, load_version
 from index.models import AskResult, SearchResult
@@ -70,6 +73,7 @@ class Examined:
     terms: Terms
     evidence: np.ndarray  # what retrieval says of the question (index.answering.decide.EVIDENCE)
     item: int | None  # the sentence of the list item it points at ("the 2nd lesson")
+    pointed: bool  # it points at a part of the article that exists (a section, a list item)
     seconds: tuple[float, float]  # embedding, search
 
 
@@ -179,7 +183,7 @@ class Engine:
         k = k or self.settings.top_k
         query = understand(raw_question, context, _titles(stored), [d.meta.author for d in stored.manifest.documents])
         examined = self.examine(snapshot, query, k, mode)
-        t2 = time.perf_counter()
+        query, t2 = examined.query, time.perf_counter()
         result = empty_result(query, stored, retrieved(stored, examined.outcome, k))
         if query.kind == "small_talk" and query.talk is not None:  # "hi" / "谢谢": no passage to quote
             result.abstained, result.kind = True, "abstained"
@@ -191,13 +195,19 @@ class Engine:
             result.passages = cited_first(result.passages, stored, result.citations)
         else:
             ranked = self.rank(examined)
-            if not ranked or self.gate(examined, ranked) < self.model.threshold(query.language):
+            # a question pointing at a part of the article that exists is about it: answered from it
+            declined = not examined.pointed and self.gate(examined, ranked) < self.model.threshold(query.language)
+            if not ranked or declined:
                 result.abstained, result.kind = True, "abstained"
                 result.nearest_sections = nearest_sections(stored, [h.chunk for h in examined.outcome.hits])
                 missing = unmentioned(query.text, examined.terms)
                 result.answer = decline_text(query.language, result.nearest_sections, missing)
             else:
-                chosen = choose(stored, ranked, self.model.second_ratio)
+                # an item pointed at ("the 3rd thing") is the whole answer: no second sentence joins it
+                ratio = self.model.second_ratio if examined.item is None else float("inf")
+                chosen = choose(stored, ranked, ratio)
+                if examined.item is None and asks_for_several(query.text):
+                    chosen = whole_list(stored, chosen)
                 chosen = with_heading(stored, widen(stored, chosen) if query.more else chosen)
                 result.answer, result.citations = compose(stored, chosen, query.language, query.asked)
                 result.passages = including_cited(result.passages, stored, result.citations)
@@ -210,9 +220,14 @@ class Engine:
         """Retrieve for a question and describe its candidate answers (the steps before scoring;
         training runs them too, index/answering/training.py)."""
         t0 = time.perf_counter()
+        stored, retriever = snapshot.stored, snapshot.retriever
+        # a follow-up bringing words no passage has in any form ("那明天天气呢？") asks about
+        # something new: judged on its own, not as the conversation's topic
+        own_words = question_terms(retriever, query.text, list(query.tokens), query.language) if query.earlier else None
+        if own_words is not None and own_words.absent and not refers_back(query.text):
+            query = dataclasses.replace(query, earlier=(), more=False)
         steered, own = self._query_vectors(query, snapshot.retriever)
         t1 = time.perf_counter()
-        stored, retriever = snapshot.stored, snapshot.retriever
         focus = referenced_chunks(stored, query.section) if query.section else None
         tokens = query.search_tokens
         n = max(k, PASSAGES)
@@ -232,10 +247,12 @@ class Engine:
         if focus:  # asked about a part of the article, the answer comes from that part
             pointed = set(focus)
             found = [c for c in found if stored.sentences[c.sentence].chunk in pointed] or found
-        terms = question_terms(retriever, query.text, tokens, query.language)
+        # a follow-up's own words say what it asks ("那价格呢？" → 价格), unless it says "it"
+        terms = question_terms(retriever, query.text, query.pronoun_tokens, query.language)
         matrix = candidate_matrix(stored, outcome, found, terms, query.text, query.language)
         evidence = retrieval_evidence(outcome, terms, stored.background, own, query.language, query.text)
-        return Examined(query, outcome, found, matrix, terms, evidence, item, (t1 - t0, time.perf_counter() - t1))
+        seconds = (t1 - t0, time.perf_counter() - t1)
+        return Examined(query, outcome, found, matrix, terms, evidence, item, bool(focus), seconds)
 
     def rank(self, examined: Examined) -> list[tuple[int, float]]:
         """The candidates' sentences with the scorer's probability, best first; a list item the

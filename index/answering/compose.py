@@ -12,6 +12,7 @@ from index.answering.units import (
     citation_for,
     is_heading,
     is_lead_in,
+    lead_in_of,
     length,
     list_items,
     own_lead,
@@ -42,6 +43,19 @@ def choose(stored: StoredIndex, ranked: Sequence[tuple[int, float]], second_rati
             if length(stored, together) <= MAX_ANSWER_CHARS:
                 chosen = together
     return sorted(chosen)
+
+
+def whole_list(stored: StoredIndex, chosen: list[int], limit: int = MAX_ANSWER_CHARS) -> list[int]:
+    """For a question asking for several things: a chosen list item or lead-in comes with its
+    lead-in and every item of its list, when they fit."""
+    for sid in chosen:
+        lead = lead_in_of(stored, sid)
+        items = list_items(stored, lead) if lead is not None else []
+        if len(items) > 1:
+            together = sorted({*chosen, lead, *items})
+            if length(stored, together) <= limit:
+                return together
+    return chosen
 
 
 def _completed(stored: StoredIndex, sid: int) -> list[int]:

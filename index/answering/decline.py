@@ -26,8 +26,7 @@ def names(question: str) -> list[str]:
         for m in LATIN_WORD.finditer(question)
         if len(m.group(0)) > 1
         and m.group(0).lower() not in EN_STOPWORDS
-        and m.start() not in starts
-        and (m.group(0)[0].isupper() or any(c.isdigit() for c in m.group(0)))
+        and ((m.group(0)[0].isupper() and m.start() not in starts) or any(c.isdigit() for c in m.group(0)))
     ]
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from index.answering.compose import MAX_ANSWER_CHARS, choose, compose, widen, with_heading
+from index.answering.compose import MAX_ANSWER_CHARS, choose, compose, whole_list, widen, with_heading
 from index.store import StoredIndex
 from tests.index.answering.support import sentence_id
 
@@ -28,6 +28,15 @@ def test_a_lead_in_brings_its_list(stored: StoredIndex) -> None:
 def test_a_list_item_answers_alone(stored: StoredIndex) -> None:
     item = sentence_id(stored, "• 第二")
     assert choose(stored, [(item, 0.9)], second_ratio=0.5) == [item]
+
+
+def test_a_question_for_several_things_gets_the_whole_list(stored: StoredIndex) -> None:
+    item = sentence_id(stored, "• 第二")
+    lead = sentence_id(stored, "果农说了三件事")
+    assert whole_list(stored, [item]) == [lead, lead + 1, lead + 2, lead + 3]
+    alone = sentence_id(stored, "夜班火车")
+    assert whole_list(stored, [alone]) == [alone]  # no list to complete
+    assert whole_list(stored, [item], limit=10) == [item]  # too long to fit
 
 
 def test_nothing_to_choose(stored: StoredIndex) -> None:
