@@ -218,12 +218,15 @@ COLUMNS = [
 
 def table(rows: list[tuple[str, str, Metrics]], label: str = "setting") -> str:
     """A Markdown table: one row per (setting, language)."""
-    head = f"| {label} | lang | n | " + " | ".join(name for name, _ in COLUMNS) + " |"
-    rule = "|" + "---|" * (len(COLUMNS) + 3)
-    lines = [head, rule]
-    for setting, lang, m in rows:
-        cells = [_fmt(getattr(m, attr)) for _, attr in COLUMNS]
-        lines.append(f"| {setting} | {lang} | {m.questions} | " + " | ".join(cells) + " |")
+    return _markdown(
+        [label, "lang", "n", *(name for name, _ in COLUMNS)],
+        [[setting, lang, m.questions, *(_fmt(getattr(m, attr)) for _, attr in COLUMNS)] for setting, lang, m in rows],
+    )
+
+
+def _markdown(head: list[str], rows: list[list[object]]) -> str:
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
     return "\n".join(lines)
 
 
@@ -293,12 +296,17 @@ PUBLIC_COLUMNS = [
 
 
 def public_table(rows: list[tuple[str, str, PublicMetrics]], label: str = "set") -> str:
-    head = f"| {label} | lang | n in | n near | n off | " + " | ".join(name for name, _ in PUBLIC_COLUMNS) + " |"
-    rule = "|" + "---|" * (len(PUBLIC_COLUMNS) + 5)
-    lines = [head, rule]
-    for name, lang, m in rows:
-        cells = [_fmt(getattr(m, attr)) for _, attr in PUBLIC_COLUMNS]
-        lines.append(
-            f"| {name} | {lang} | {m.answerable} | {m.near_topic} | {m.off_topic} | " + " | ".join(cells) + " |"
-        )
-    return "\n".join(lines)
+    return _markdown(
+        [label, "lang", "n in", "n near", "n off", *(name for name, _ in PUBLIC_COLUMNS)],
+        [
+            [
+                name,
+                lang,
+                m.answerable,
+                m.near_topic,
+                m.off_topic,
+                *(_fmt(getattr(m, attr)) for _, attr in PUBLIC_COLUMNS),
+            ]
+            for name, lang, m in rows
+        ],
+    )

@@ -94,3 +94,12 @@ def test_metrics_ignore_white_space_and_count_declines() -> None:
     assert (metrics.answerable, metrics.answered, metrics.false_abstention) == (2, 0.5, 0.5)
     assert (metrics.retrieved_at_1, metrics.retrieved_at_5) == (0.5, 1.0)
     assert (metrics.near_abstention, metrics.off_abstention) == (1.0, 0.0)
+
+
+def test_the_public_table_has_a_row_per_set_and_language() -> None:
+    from index.evaluation import PublicMetrics, public_table
+
+    text = public_table([("xquad-heldout", "en", PublicMetrics(answerable=3, near_topic=1, answered=0.5))])
+    head, rule, row = text.splitlines()
+    assert head.count("|") == rule.count("|") == row.count("|")
+    assert row.startswith("| xquad-heldout | en | 3 | 1 | 0 |") and "0.50" in row and "–" in row
