@@ -219,13 +219,15 @@ class Engine:
     def examine(self, snapshot: Snapshot, query: Query, k: int, mode: Mode) -> Examined:
         """Retrieve for a question and describe its candidate answers (the steps before scoring;
         training runs them too, index/answering/training.py)."""
-        t0 = time.perf_counter()
+        begun = time.perf_counter()
         stored, retriever = snapshot.stored, snapshot.retriever
-        # a follow-up bringing words no passage has in any form ("那明天天气呢？") asks about
-        # something new: judged on its own, not as the conversation's topic
-        own_words = question_terms(retriever, query.text, list(query.tokens), query.language) if query.earlier else None
-        if own_words is not None and own_words.absent and not refers_back(query.text):
+        # a follow-up's own words say what it asks ("那价格呢？" → 价格), unless it says "it"
+        terms = question_terms(retriever, query.text, query.pronoun_tokens, query.language)
+        if query.earlier and terms.absent and not refers_back(query.text):
+            # bringing words no passage has in any form ("那明天天气呢？"), it asks about something
+            # new: judged on its own, not as the conversation's topic (its terms stay its own words)
             query = dataclasses.replace(query, earlier=(), more=False)
+        t0 = time.perf_counter()
         steered, own = self._query_vectors(query, snapshot.retriever)
         t1 = time.perf_counter()
         focus = referenced_chunks(stored, query.section) if query.section else None
@@ -247,11 +249,9 @@ class Engine:
         if focus:  # asked about a part of the article, the answer comes from that part
             pointed = set(focus)
             found = [c for c in found if stored.sentences[c.sentence].chunk in pointed] or found
-        # a follow-up's own words say what it asks ("那价格呢？" → 价格), unless it says "it"
-        terms = question_terms(retriever, query.text, query.pronoun_tokens, query.language)
         matrix = candidate_matrix(stored, outcome, found, terms, query.text, query.language)
         evidence = retrieval_evidence(outcome, terms, stored.background, own, query.language, query.text)
-        seconds = (t1 - t0, time.perf_counter() - t1)
+        seconds = (t1 - t0, time.perf_counter() - t1 + t0 - begun)  # embedding; search and the rest
         return Examined(query, outcome, found, matrix, terms, evidence, item, bool(focus), seconds)
 
     def rank(self, examined: Examined) -> list[tuple[int, float]]:
