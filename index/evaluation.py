@@ -254,15 +254,20 @@ class PublicMetrics(BaseModel):
     off_abstention: float | None = None  # questions of articles not in the corpus, declined
 
 
-def _squeezed(text: str) -> str:
+def squeezed(text: str) -> str:
+    """White space dropped: how a gold span is looked for in a passage or an answer (the protocol)."""
     return "".join(text.split())
+
+
+def gold_spans(gold: Sequence[str]) -> list[str]:
+    return [squeezed(g) for g in gold if g.strip()]
 
 
 def public_row(gold: Sequence[str], result: AskResult) -> dict[str, bool]:
     """How one answer did: retrieved at 1 and 5, answered, abstained."""
-    spans = [_squeezed(g) for g in gold if g.strip()]
-    found = [any(g in _squeezed(p.text) for g in spans) for p in result.passages]
-    answered = not result.abstained and any(g in _squeezed(result.answer) for g in spans)
+    spans = gold_spans(gold)
+    found = [any(g in squeezed(p.text) for g in spans) for p in result.passages]
+    answered = not result.abstained and any(g in squeezed(result.answer) for g in spans)
     return {"r1": found[:1] == [True], "r5": any(found[:5]), "answered": answered, "abstained": result.abstained}
 
 

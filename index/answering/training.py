@@ -41,7 +41,7 @@ from index.answering.features import CANDIDATE_FEATURES
 from index.answering.model import MODEL_FILE, AnswerModel, Trees, from_sklearn, save_model
 from index.answering.understand import understand
 from index.config import IndexSettings, load_settings
-from index.evaluation import PublicMetrics, public_metrics, public_row
+from index.evaluation import PublicMetrics, gold_spans, public_metrics, public_row, squeezed
 from index.text import QuestionError
 
 log = logging.getLogger(__name__)
@@ -72,10 +72,6 @@ class Example:
     matrix: np.ndarray  # candidate features
     labels: np.ndarray  # which candidates hold a gold answer
     evidence: np.ndarray  # retrieval evidence (decide.EVIDENCE)
-
-
-def _squeezed(text: str) -> str:
-    return re.sub(r"\s+", "", text)
 
 
 # what examining a question depends on: a change to any of these files examines the questions anew
@@ -126,8 +122,8 @@ def collect(
         except QuestionError:
             continue
         examined = engine.examine(snapshot, query, settings.top_k, "hybrid")
-        gold = [_squeezed(g) for g in question.gold]
-        texts = [_squeezed(stored.sentence_text(stored.sentences[c.sentence])) for c in examined.candidates]
+        gold = gold_spans(question.gold)
+        texts = [squeezed(stored.sentence_text(stored.sentences[c.sentence])) for c in examined.candidates]
         labels = np.array([any(g in t for g in gold) for t in texts], dtype=bool)
         group = question.article if source != "own" else f"own/{question.id}"
         examples.append(
