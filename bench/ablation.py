@@ -148,9 +148,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     offline()
     from index import public
     from index.answering.model import load_model
-    from index.answering.training import ask_public
-    from index.build import build_index
-    from index.config import load_settings
+    from index.answering.training import ask_public, indexed
     from index.engine import Engine
     from index.retrieval import RetrievalParams
 
@@ -161,9 +159,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     results: dict[str, dict[str, Any]] = {name: {} for name in names}
     for set_name in args.sets or SETS:
         found = public.named_set(set_name, folder)
-        work = args.work / set_name
-        settings = load_settings(corpus_dir=public.write_corpus(found, work / "corpus"), index_dir=work / "index")
-        build_index(settings, progress=False)
+        settings = indexed(found, args.work / set_name)
         for name in names:
             _, params, model_fields, switched_off = ABLATIONS[name]
             engine = Engine(

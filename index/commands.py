@@ -310,8 +310,7 @@ def chat(args: argparse.Namespace, settings: IndexSettings) -> int:
 def _eval_public(args: argparse.Namespace, settings: IndexSettings) -> int:
     """The public sets by the outside checks' protocol: each set's corpus indexed on its own."""
     from index import public
-    from index.answering.training import ask_public
-    from index.build import build_index
+    from index.answering.training import ask_public, indexed
     from index.engine import Engine
     from index.evaluation import public_table
 
@@ -322,12 +321,7 @@ def _eval_public(args: argparse.Namespace, settings: IndexSettings) -> int:
             found = public.named_set(name, folder)
         except (ValueError, FileNotFoundError) as error:
             raise UsageError(str(error)) from None
-        work = Path("var/public") / name
-        variant = settings.model_copy(
-            update={"corpus_dir": public.write_corpus(found, work / "corpus"), "index_dir": work / "index"}
-        )
-        build_index(variant, progress=False)
-        metrics = ask_public(Engine(variant), found.questions)
+        metrics = ask_public(Engine(indexed(found, Path("var/public") / name, settings)), found.questions)
         results[name] = {lang: m.model_dump() for lang, m in metrics.items()}
         rows += [(name, lang, m) for lang, m in metrics.items()]
     if args.json:

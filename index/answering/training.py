@@ -100,9 +100,6 @@ def collect(
     from index.engine import Engine
 
     folder = work / re.sub(r"\W+", "-", public_set.name.split("@")[0])  # variants share one index: embeddings reused
-    settings = settings or load_settings(
-        corpus_dir=public.write_corpus(public_set, folder / "corpus"), index_dir=folder / "index"
-    )
     key = hashlib.sha256(
         pickle.dumps((_code_digest(), public_set.name, public_set.questions, sorted(public_set.documents.items())))
     ).hexdigest()[:16]
@@ -111,7 +108,10 @@ def collect(
     if cache.is_file():
         return pickle.loads(cache.read_bytes())
     folder.mkdir(parents=True, exist_ok=True)
-    build_index(settings, progress=False)
+    if settings is None:
+        settings = indexed(public_set, folder)
+    else:
+        build_index(settings, progress=False)
     engine = Engine(settings)
     snapshot = engine.snapshot
     stored = snapshot.stored
@@ -287,19 +287,26 @@ def out_of_fold_report(
 
 def heldout_metrics(model: AnswerModel, folder: Path, work: Path) -> dict[str, dict[str, dict]]:
     """Every held-out public set asked end to end through Engine.ask with ``model``."""
-    from index.build import build_index
     from index.engine import Engine
 
     report: dict[str, dict[str, dict]] = {}
     for name in ("xquad-heldout", "cmrc-heldout"):
         found = public.named_set(name, folder)
-        settings = load_settings(
-            corpus_dir=public.write_corpus(found, work / name / "corpus"), index_dir=work / name / "index"
-        )
-        build_index(settings, progress=False)
-        engine = Engine(settings, model=model)
+        engine = Engine(indexed(found, work / name), model=model)
         report[name] = {k: v.model_dump() for k, v in ask_public(engine, found.questions).items()}
     return report
+
+
+def indexed(public_set: public.PublicSet, folder: Path, base: IndexSettings | None = None) -> IndexSettings:
+    """``base`` settings (the defaults if None) for the set's corpus, written to ``folder``/corpus and
+    indexed in ``folder``/index (texts already embedded there are not embedded again)."""
+    from index.build import build_index
+
+    settings = (base or load_settings()).model_copy(
+        update={"corpus_dir": public.write_corpus(public_set, folder / "corpus"), "index_dir": folder / "index"}
+    )
+    build_index(settings, progress=False)
+    return settings
 
 
 def ask_public(engine: object, questions: Sequence[public.PublicQuestion]) -> dict[str, PublicMetrics]:
