@@ -45,18 +45,21 @@ def english_opening(stored: StoredIndex, sentences: Sequence[int], question: str
 
 def verifier_of(stored: StoredIndex):  # type: ignore[no-untyped-def]
     """What checks a generated answer against its cited passages, with this version's words."""
-    from index.grounding import Grounding, PassageVerifier
+    from index.grounding import PassageVerifier
+
+    return PassageVerifier(_grounding(stored))
+
+
+def _grounding(stored: StoredIndex):  # type: ignore[no-untyped-def]
+    from index.grounding import Grounding
     from index.lexicon import english_vocabulary
 
-    return PassageVerifier(Grounding(lexicon_of(stored), stored.glossary, english_vocabulary()))
+    return Grounding(lexicon_of(stored), stored.glossary, english_vocabulary())
 
 
 def ungrounded_claims(stored: StoredIndex, result) -> list[str]:  # type: ignore[no-untyped-def]
     """The numbers and names of an answer that the passages it cites don't state (evaluation)."""
-    from index.grounding import Grounding
-    from index.lexicon import english_vocabulary
-
-    grounding = Grounding(lexicon_of(stored), stored.glossary, english_vocabulary())
+    grounding = _grounding(stored)
     cited = {c.chunk_id for c in result.citations}
     texts = {i + 1: p.text for i, p in enumerate(p for p in result.passages if p.chunk_id in cited)}
     # markers are renumbered in the shown answer: check against every cited passage
