@@ -151,8 +151,11 @@ class Engine:
 
     @property
     def model(self) -> AnswerModel:
-        """The answer model: the one given, else the package's (read on first use)."""
-        return self._model or load_model()
+        """The answer model: the one given, else the package's (read on first use, then kept: each
+        question reads it several times)."""
+        if self._model is None:
+            self._model = load_model()
+        return self._model
 
     @property
     def loaded(self) -> bool:
