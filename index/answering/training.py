@@ -76,7 +76,18 @@ class Example:
 
 # what examining a question depends on: a change to any of these files examines the questions anew
 _EXAMINED_BY = ("answering/*.py", "*.py")
-_NOT_EXAMINING = {"training.py", "model.py", "cli.py", "commands.py", "evaluation.py", "generate.py"}
+_NOT_EXAMINING = {
+    "training.py",
+    "model.py",
+    "cli.py",
+    "commands.py",
+    "evaluation.py",
+    "generate.py",
+    "llm_outcome.py",
+    "llm_prompt.py",
+    "llm_verify.py",
+    "llm_citations.py",
+}
 
 
 @lru_cache(maxsize=1)
