@@ -102,9 +102,9 @@ def is_author_question(question: str, authors: list[str]) -> bool:
     return False
 
 
-def _header_citation(stored: StoredIndex, doc_id: str, title: str, n: int) -> Citation | None:
-    """A citation of a document's title and byline lines (its first chunk)."""
-    index = next((i for i, c in enumerate(stored.chunks) if c.doc_id == doc_id and c.section == title), None)
+def _header_citation(stored: StoredIndex, doc_id: str, n: int) -> Citation | None:
+    """A citation of a document's title and byline lines (its header chunk, StoredIndex.header_chunks)."""
+    index = next((i for i in sorted(stored.header_chunks) if stored.chunks[i].doc_id == doc_id), None)
     if index is None:
         return None
     own = stored.sentences_of(index)
@@ -124,7 +124,7 @@ def meta_answer(stored: StoredIndex, language: str) -> tuple[str, list[Citation]
     lines = []
     for doc in stored.manifest.documents:
         meta = doc.meta
-        cite = _header_citation(stored, meta.doc_id, meta.title, len(citations) + 1)
+        cite = _header_citation(stored, meta.doc_id, len(citations) + 1)
         marker, byline = "", ""
         if cite is not None:
             citations.append(cite)
@@ -151,7 +151,7 @@ def overview(stored: StoredIndex, language: str) -> tuple[str, list[Citation]]:
     for doc in stored.manifest.documents:
         meta = doc.meta
         byline = " · ".join(x for x in (meta.author, meta.date) if x)
-        header = _header_citation(stored, meta.doc_id, meta.title, len(citations) + 1)
+        header = _header_citation(stored, meta.doc_id, len(citations) + 1)
         if header is not None:
             citations.append(header)
         marker = f" [{header.n}]" if header is not None else ""
