@@ -165,7 +165,7 @@ class Engine:
     def search(self, raw_question: str, k: int | None = None, mode: Mode = "hybrid") -> SearchResult:
         snapshot = self.snapshot
         query = understand(raw_question)
-        examined = self.examine(snapshot, query, k or self.settings.top_k, mode)
+        examined = self.examine(snapshot, query, k or self.settings.top_k, mode, describe=False)
         return SearchResult(question=query.asked, passages=retrieved(snapshot.stored, examined.outcome, k))
 
     def ask(
@@ -219,9 +219,9 @@ class Engine:
         result.timings_ms = result.timings_ms | _timings(started, examined.seconds, t2, time.perf_counter())
         return result
 
-    def examine(self, snapshot: Snapshot, query: Query, k: int, mode: Mode) -> Examined:
+    def examine(self, snapshot: Snapshot, query: Query, k: int, mode: Mode, describe: bool = True) -> Examined:
         """Retrieve for a question and describe its candidate answers (the steps before scoring;
-        training runs them too, index/answering/training.py)."""
+        training runs them too, index/answering/training.py); without ``describe``, only retrieve."""
         begun = time.perf_counter()
         stored, retriever = snapshot.stored, snapshot.retriever
         # a follow-up's own words say what it asks ("那价格呢？" → 价格), unless it says "it"
@@ -248,12 +248,12 @@ class Engine:
             if item is not None:
                 focus = [stored.sentences[item].chunk]
                 outcome = retriever.search(steered, tokens, n, mode, query.language, focus)
-        found = candidates(stored, outcome)
-        if focus:  # asked about a part of the article, the answer comes from that part
+        found = candidates(stored, outcome) if describe else []
+        if focus and found:  # asked about a part of the article, the answer comes from that part
             pointed = set(focus)
             found = [c for c in found if stored.sentences[c.sentence].chunk in pointed] or found
         matrix = candidate_matrix(stored, outcome, found, terms, query.text, query.language)
-        evidence = retrieval_evidence(outcome, terms, stored.background, own, query.language, query.text)
+        evidence = retrieval_evidence(stored, outcome, terms, own, query.language, query.text) if describe else own[:0]
         seconds = (t1 - t0, time.perf_counter() - t1 + t0 - begun)  # embedding; search and the rest
         return Examined(query, outcome, found, matrix, terms, evidence, item, bool(focus), seconds)
 
