@@ -51,7 +51,7 @@ _FUNCTION = {
 _NEGATIONS = frozenset(("不", "没", "没有", "未", "非", "无", "别", "不是"))
 _HAN = re.compile(r"[\u3400-\u9fff]")
 _CLAUSE_END = re.compile(r"[，,；;。！？!?：:、\n\t|]+")
-_LATIN = re.compile(r"[A-Za-z][A-Za-z0-9_.+\-/']*(?:[ ][A-Za-z0-9][A-Za-z0-9_.+\-/']*)*")
+_LATIN = re.compile(r"[A-Za-z][A-Za-z0-9_.+\-/']*(?:(?:[ ]|[ ]?[+&][ ]?)[A-Za-z0-9][A-Za-z0-9_.+\-/']*)*")
 _OWN_NAME = re.compile(r"[（(]\s*([A-Za-z][A-Za-z0-9 .+\-/']*[A-Za-z0-9.+])\s*[)）]")
 _DROPPED = re.compile(r"[「」『』“”\"《》〈〉【】（）()\[\]…—–·•*#>]")
 _ORDINAL_HEADING = re.compile(r"^([一二三四五六七八九十]+|\d+)[、.．]\s*")
@@ -135,7 +135,9 @@ def _chinese(text: str, lexicon: Mapping[str, str]) -> list[_Piece]:
                 pieces.append(_Piece("drop", ""))
                 break
             if word in lexicon and (size > 1 or not lexicon.get(word, "").startswith("(")):
-                pieces.append(_Piece("word", lexicon[word], word))
+                # the corpus's own name for a term is exact, as a Latin name is (lexicon.Lexicon)
+                kind = "exact" if word in getattr(lexicon, "names", ()) else "word"
+                pieces.append(_Piece(kind, lexicon[word], word))
                 break
             if size == 1:
                 pieces.append(_Piece("word", None, word))

@@ -25,8 +25,11 @@ _NAME = re.compile(r"[A-Z][A-Za-z.'-]*(?: [A-Z][A-Za-z.'-]*)*")
 
 
 def readable_gloss(pinyin: str, definitions: str) -> str | None:
-    """An entry's first gloss that reads as a translation: 'to release' → 'release'; a person's
+    """An entry's shortest gloss that reads as a translation, the first of equally short ones:
+    'to release' → 'release', 'to send back information/feedback' → 'feedback' (a dictionary
+    explains a sense first and names it after; the name is what a translation says); a person's
     or place's entry (capitalised pinyin) by its name ('Elon Musk (1971-), …' → 'Elon Musk')."""
+    best: str | None = None
     for gloss in definitions.split("/"):
         gloss = gloss.strip()
         if not gloss or gloss.startswith(_SKIP) or "variant of" in gloss:
@@ -35,10 +38,11 @@ def readable_gloss(pinyin: str, definitions: str) -> str | None:
         if pinyin[:1].isupper():
             name = _NAME.match(plain)
             return name.group(0) if name else None
-        plain = re.sub(r"^to ", "", plain.split(";")[0].split(",")[0].strip())
-        if plain and len(plain.split()) <= MAX_GLOSS_WORDS and not _HAN.search(plain):
-            return plain
-    return None
+        plain = re.sub(r"^to ", "", plain.split(";")[0].split(",")[0].strip()).strip(" ?!.")
+        readable = plain and len(plain.split()) <= MAX_GLOSS_WORDS and not _HAN.search(plain)
+        if readable and (best is None or len(plain.split()) < len(best.split())):
+            best = plain
+    return best
 
 
 def _best_gloss(entries: list[tuple[str, str]]) -> str | None:
@@ -51,13 +55,51 @@ def _best_gloss(entries: list[tuple[str, str]]) -> str | None:
     return None
 
 
-def build_lexicon(words: Iterable[str]) -> dict[str, str]:
+class Lexicon(dict[str, str]):
+    """Chinese word → English. ``names``: the words whose English is the name the corpus itself
+    gives them (继续预训练（Continued Pretraining）): exact, as a Latin name is, not a gloss."""
+
+    names: frozenset[str] = frozenset()
+
+
+# a name in brackets after the words it names: 月之暗面（Moonshot）, 定向 RL（Directed RL）
+_BRACKETED = re.compile(r"[（(]\s*(?:英[语語文]\s*[:：]\s*)?([A-Za-z][A-Za-z0-9 .+\-/']*[A-Za-z0-9.+])\s*[)）]")
+_TERM_BEFORE = re.compile(r"([\u3400-\u9fff]{2,8})((?:\s*[A-Za-z][A-Za-z0-9.+\-]*)*)\s*$")
+# where the words before a bracket stop being the term: grammar words and particles (之 is left
+# out: it sits inside names, 月之暗面)
+_TERM_BOUNDARY = re.compile(r"^.*[的地得了着过吗呢吧啊呀嘛也都就还又再才便所而是在和与及或把被将用从对给为做说]")
+
+
+def own_names(texts: Iterable[str]) -> dict[str, str]:
+    """The English names the texts give their own terms, in brackets right after them: the Chinese
+    words back to the last grammar word, less a Latin word both sides share (定向 RL（Directed RL）
+    names 定向 "Directed"). A term named two ways is left out."""
+    found: dict[str, set[str]] = {}
+    for text in texts:
+        for match in _BRACKETED.finditer(text):
+            english = " ".join(match.group(1).split())
+            before = _TERM_BEFORE.search(text[max(0, match.start() - 24) : match.start()])
+            if before is None:
+                continue
+            han = _TERM_BOUNDARY.sub("", before.group(1))
+            latin = before.group(2).split()
+            words = english.split()
+            if latin:  # the Latin after the Chinese words is the name's end: 定向 RL ↔ Directed RL
+                if [w.lower() for w in words[-len(latin) :]] != [w.lower() for w in latin] or len(words) <= len(latin):
+                    continue
+                words = words[: -len(latin)]
+            if len(han) >= 2:
+                found.setdefault(han, set()).add(" ".join(words))
+    return {han: next(iter(names)) for han, names in found.items() if len(names) == 1}
+
+
+def build_lexicon(words: Iterable[str], names: Mapping[str, str] | None = None) -> Lexicon:
     """Chinese word → English for the Chinese ``words`` of two or more characters that have one (and
-    the tech terms): a tech term's own English (the first listed for it), else CC-CEDICT's first
-    readable gloss."""
+    the tech terms): the corpus's own name for it (``names``, own_names), a tech term's own English
+    (the first listed for it), else CC-CEDICT's shortest readable gloss."""
     # a lone character's first sense is too often not its sense here (说 "to persuade", 个 "individual")
     wanted = {w for w in words if _HAN.search(w) and len(w) > 1}
-    lexicon: dict[str, str] = {}
+    lexicon = Lexicon()
     for english, chinese in term_pairs():
         lexicon.setdefault(chinese, english)
     entries = dictionary_entries(wanted - lexicon.keys())
@@ -65,6 +107,8 @@ def build_lexicon(words: Iterable[str]) -> dict[str, str]:
         gloss = _best_gloss(found)
         if gloss:
             lexicon[word] = gloss
+    lexicon.update(names or {})
+    lexicon.names = frozenset(names or ())
     return lexicon
 
 
@@ -74,7 +118,7 @@ def corpus_words(texts: Iterable[str]) -> set[str]:
     return {token for text in texts for token in tokenize(text, drop_stopwords=False) if _HAN.search(token)}
 
 
-_lexicons: dict[str, dict[str, str]] = {}
+_lexicons: dict[str, Lexicon] = {}
 _lock = threading.Lock()
 
 
@@ -84,7 +128,8 @@ def lexicon_for(key: str, texts: Iterable[str]) -> Mapping[str, str]:
         if key not in _lexicons:
             if len(_lexicons) >= 2:  # a hot reload: the old version's goes
                 _lexicons.pop(next(iter(_lexicons)))
-            _lexicons[key] = build_lexicon(corpus_words(texts))
+            texts = list(texts)
+            _lexicons[key] = build_lexicon(corpus_words(texts), own_names(texts))
         return _lexicons[key]
 
 
@@ -106,4 +151,12 @@ def english_vocabulary() -> frozenset[str]:
         return _english
 
 
-__all__ = ["build_lexicon", "corpus_words", "english_vocabulary", "lexicon_for", "readable_gloss"]
+__all__ = [
+    "Lexicon",
+    "build_lexicon",
+    "corpus_words",
+    "english_vocabulary",
+    "lexicon_for",
+    "own_names",
+    "readable_gloss",
+]

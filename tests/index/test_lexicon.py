@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from index.lexicon import build_lexicon, corpus_words, lexicon_for, readable_gloss
+from index.english import EnglishUnit, english_line
+from index.lexicon import build_lexicon, corpus_words, lexicon_for, own_names, readable_gloss
 
 
 def test_readable_gloss() -> None:
@@ -10,6 +11,10 @@ def test_readable_gloss() -> None:
     assert readable_gloss("Ma3 si1 ke4", "Elon Musk (1971-), business magnate/") == "Elon Musk"
     assert readable_gloss("ge4", "CL:個|个/individual/") == "individual"
     assert readable_gloss("x", "variant of 個|个/") is None
+    # the shortest gloss, the first of equally short ones
+    assert readable_gloss("fan3 kui4", "to send back information/feedback/") == "feedback"
+    assert readable_gloss("xia4 you2", "lower reaches (of a river)/lower level/downstream/") == "downstream"
+    assert readable_gloss("na3 li3", "where?/somewhere/") == "where"
 
 
 def test_lexicon_from_the_dictionary_and_the_tech_terms() -> None:
@@ -25,3 +30,26 @@ def test_lexicon_for_a_version_is_made_once() -> None:
     assert lexicon_for("test-version", ["anything else"]) is first
     assert first["价格"] == "price"
     assert "价格" in corpus_words(["公司发布了价格。"])
+
+
+def test_own_names_are_the_names_a_text_gives_its_terms() -> None:
+    texts = [
+        "底层其实是用月之暗面（Moonshot）的模型，做了继续预训练（Continued Pretraining）。",
+        "• 定向 RL（Directed RL）：只给文本反馈。维基百科（英语：Wikipedia）是一部百科全书。",
+        "这是苹果（Apple），那也是苹果（apple pie）。",  # named two ways: neither
+        "他说（Hello）",  # a grammar word right before: no term
+    ]
+    assert own_names(texts) == {
+        "月之暗面": "Moonshot",
+        "继续预训练": "Continued Pretraining",
+        "定向": "Directed",  # RL is said on both sides
+        "维基百科": "Wikipedia",
+    }
+
+
+def test_an_own_name_is_rendered_exactly_wherever_the_term_recurs() -> None:
+    texts = ["第一步是继续预训练（Continued Pretraining）。", "他们用代码数据做了继续预训练。"]
+    lexicon = build_lexicon(corpus_words(texts), own_names(texts))
+    assert lexicon.names == {"继续预训练"}
+    line = english_line("What was the first stage?", [EnglishUnit(texts[1])], lexicon)
+    assert "Continued Pretraining" in line
