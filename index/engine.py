@@ -253,7 +253,9 @@ class Engine:
             pointed = set(focus)
             found = [c for c in found if stored.sentences[c.sentence].chunk in pointed] or found
         matrix = candidate_matrix(stored, outcome, found, terms, query.text, query.language)
-        evidence = retrieval_evidence(stored, outcome, terms, own, query.language, query.text) if describe else own[:0]
+        evidence = own[:0]
+        if describe:
+            evidence = retrieval_evidence(outcome, terms, stored.background, own, query.language, query.text)
         seconds = (t1 - t0, time.perf_counter() - t1 + t0 - begun)  # embedding; search and the rest
         return Examined(query, outcome, found, matrix, terms, evidence, item, bool(focus), seconds)
 

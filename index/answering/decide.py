@@ -11,11 +11,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from index.answering.decline import names, unmentioned
-from index.answering.features import CANDIDATE_FEATURES, Terms, token_set
+from index.answering.features import CANDIDATE_FEATURES, Terms
 from index.retrieval import SearchOutcome
-from index.store import StoredIndex
-
-RARE = 2  # the question's rarest words: what tells its own paragraph from the article's others
+from index.store import Background
 
 # what retrieval says of a question, whatever the scorer makes of its candidates
 EVIDENCE = (
@@ -29,10 +27,6 @@ EVIDENCE = (
     "english",
     "names",
     "absent_names",
-    "margin_language",
-    "known_absent_share",
-    "rare_in_best",
-    "scattered",
 )
 GATE_FEATURES = (
     "best_probability",
@@ -53,9 +47,9 @@ _COLUMN = {name: i for i, name in enumerate(CANDIDATE_FEATURES)}
 
 
 def retrieval_evidence(
-    stored: StoredIndex,
     outcome: SearchOutcome,
     terms: Terms,
+    background: Background,
     own_vector: np.ndarray,
     language: str,
     question: str = "",
@@ -63,23 +57,10 @@ def retrieval_evidence(
     """One row of EVIDENCE. ``own_vector``: the question's own vector (not steered toward the corpus's
     words), which the background's off-topic questions are compared with. A name the question uses
     that no passage writes in any form (Bitcoin, a person) says the corpus is about something else,
-    or lacks the paragraph about it.
-
-    A question whose paragraph is missing (near-topic) still shares the article's topic words; what
-    it lacks is its own rarest words in one passage: they are absent (and a dictionary knows them,
-    so absence is not just an untranslated word), missing from the best passage, or scattered over
-    several."""
-    background = stored.background
+    or lacks the paragraph about it."""
     hits = outcome.hits
     dense_top = max((h.dense for h in hits), default=0.0)
     spread = float(background.top.std()) or 1e-6
-    mine = np.array([x == ("zh" if language == "zh" else "en") for x in background.languages], dtype=bool)
-    same = background.top[mine] if mine.any() else background.top
-    passages = [token_set(stored.chunks[h.chunk].text) for h in hits]
-    best = passages[0] if passages else frozenset()
-    anywhere = frozenset().union(*passages) if passages else frozenset()
-    rare = sorted(zip(terms.weights, terms.groups, strict=True), key=lambda x: -x[0])[:RARE]
-    rare_total = sum(w for w, _ in rare)
     agree = bool(outcome.dense_order and outcome.lexical_order) and outcome.dense_order[0] == outcome.lexical_order[0]
     return np.array(
         [
@@ -93,10 +74,6 @@ def retrieval_evidence(
             0.0 if language == "zh" else 1.0,
             float(len(names(question))),
             float(len(unmentioned(question, terms))),
-            (dense_top - float(same.mean())) / (float(same.std()) or 1e-6),
-            len(terms.known_absent) / max(1, terms.words),
-            sum(w for w, g in rare if g & best) / rare_total if rare_total > 0 else 0.0,
-            terms.share(anywhere) - terms.share(best),
         ],
         dtype=np.float32,
     )

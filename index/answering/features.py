@@ -15,8 +15,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from index.answering.question_type import ASKED, HELD, asked_vector, asks_for_several, held_vector
-from index.lexicon import english_vocabulary
+from index.answering.question_type import ASKED, HELD, asked_vector, held_vector
 from index.retrieval import Retriever, SearchOutcome
 from index.store import StoredIndex
 from index.tokenizer import tokenize
@@ -44,7 +43,6 @@ class Terms:
     groups: tuple[frozenset[str], ...]  # each word (or phrase) with its forms the corpus has: itself, translations
     weights: tuple[float, ...]  # idf of each group over the passages
     absent: tuple[str, ...]  # words no form of which is in the corpus
-    known_absent: tuple[str, ...]  # of those, the words a dictionary knows: Chinese ones, glossed English ones
     words: int  # content words of the question
     latin: frozenset[str]  # its Latin-script words and numbers the corpus has (names, years)
     bigrams: frozenset[str]  # Han character pairs of a Chinese question
@@ -81,8 +79,7 @@ def question_terms(retriever: Retriever, question: str, tokens: Sequence[str], l
     weights = tuple(math.log((n + 1) / (max(lexical.document_frequency(f) for f in g) + 0.5)) for g in groups)
     latin = frozenset(t for t in tokens if _LATIN_TOKEN.match(t) and t in vocabulary)
     bigrams = bigram_set(question) if language == "zh" else frozenset()
-    known = tuple(a for a in absent if _HAN_RUN.search(a) or a in english_vocabulary())
-    return Terms(tuple(groups), weights, tuple(absent), known, len(words), latin, bigrams)
+    return Terms(tuple(groups), weights, tuple(absent), len(words), latin, bigrams)
 
 
 CANDIDATE_FEATURES = (
@@ -111,7 +108,6 @@ CANDIDATE_FEATURES = (
     "novel",
     "english",
     *(f"asks_{name}" for name in (*ASKED, "other")),
-    "asks_several",
     *(f"holds_{name}" for name in HELD),
 )
 
@@ -148,7 +144,7 @@ def candidate_matrix(
     top_fused = hits[0].score if hits else 1.0
     top_dense = max((h.dense_adjusted for h in hits), default=0.0)
     top_lexical = max((h.lexical for h in hits), default=0.0)
-    asked = [*asked_vector(question), 1.0 if asks_for_several(question) else 0.0]
+    asked = asked_vector(question)
     english = 0.0 if language == "zh" else 1.0
     question_tokens = frozenset().union(*terms.groups) if terms.groups else frozenset()
     best_in_chunk: dict[int, float] = {}

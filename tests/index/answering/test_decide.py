@@ -22,7 +22,7 @@ def features(stored: StoredIndex, retriever: Retriever, question: str, language:
     terms = question_terms(retriever, question, tokenize(question), language)
     matrix = candidate_matrix(stored, outcome, found, terms, question, language)
     probabilities = np.linspace(0.9, 0.1, len(found))
-    evidence = retrieval_evidence(stored, outcome, terms, vector, language, question)
+    evidence = retrieval_evidence(outcome, terms, stored.background, vector, language, question)
     assert evidence.shape == (len(EVIDENCE),)
     return gate_vector(probabilities, matrix, evidence)
 
@@ -52,36 +52,7 @@ def test_nothing_retrieved(stored: StoredIndex, retriever: Retriever) -> None:
     from index.retrieval import SearchOutcome
 
     empty = SearchOutcome([], {}, [], [])
-    terms = Terms((), (), (), (), 0, frozenset(), frozenset())
-    evidence = retrieval_evidence(stored, empty, terms, hashed_vector("x"), "en")
+    terms = Terms((), (), (), 0, frozenset(), frozenset())
+    evidence = retrieval_evidence(empty, terms, stored.background, hashed_vector("x"), "en")
     row = gate_vector(np.zeros(0), np.zeros((0, 0)), evidence)
     assert row[COLUMN["best_probability"]] == 0 and row[COLUMN["english"]] == 1
-
-
-def test_a_word_a_dictionary_knows_but_no_passage_says_is_known_absent(
-    stored: StoredIndex, retriever: Retriever
-) -> None:
-    # "dinosaur" is an English word CC-CEDICT glosses; "zorblax" is no word at all: absent, not known
-    known = features(stored, retriever, "How fast is the night train dinosaur?", "en")
-    unknown = features(stored, retriever, "How fast is the night train zorblax?", "en")
-    assert known[COLUMN["known_absent_share"]] > 0
-    assert unknown[COLUMN["known_absent_share"]] < known[COLUMN["known_absent_share"]]
-    assert unknown[COLUMN["absent_share"]] == known[COLUMN["absent_share"]]
-
-
-def test_the_rarest_words_in_the_best_passage(stored: StoredIndex, retriever: Retriever) -> None:
-    together = features(stored, retriever, "夜班火车的卧铺多少元？")
-    assert together[COLUMN["rare_in_best"]] > 0 and 0 <= together[COLUMN["scattered"]] <= 1
-    # words from two sections: the best passage holds some, the others the rest
-    apart = features(stored, retriever, "烟台果园的卧铺车票？")
-    assert apart[COLUMN["scattered"]] > together[COLUMN["scattered"]]
-
-
-def test_the_margin_is_also_taken_over_questions_of_the_same_language(
-    stored: StoredIndex, retriever: Retriever
-) -> None:
-    zh = features(stored, retriever, "夜班火车全程多少小时？")
-    assert np.isfinite(zh[COLUMN["margin_language"]])
-    top = stored.background.top[[x == "zh" for x in stored.background.languages]]
-    dense_top = zh[COLUMN["dense_top"]]
-    assert zh[COLUMN["margin_language"]] == np.float32((dense_top - top.mean()) / top.std())

@@ -7,7 +7,7 @@ from index.answering.features import Terms
 
 
 def terms(absent: tuple[str, ...]) -> Terms:
-    return Terms((frozenset(["火车"]),), (1.0,), absent, absent, 2, frozenset(), frozenset())
+    return Terms((frozenset(["火车"]),), (1.0,), absent, 2, frozenset(), frozenset())
 
 
 def test_names() -> None:

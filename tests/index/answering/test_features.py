@@ -63,7 +63,7 @@ def test_feature_matrix(stored: StoredIndex, retriever: Retriever) -> None:
 
 def test_no_candidates_no_rows(stored: StoredIndex) -> None:
     empty = SearchOutcome([], {}, [], [])
-    terms = Terms((), (), (), (), 0, frozenset(), frozenset())
+    terms = Terms((), (), (), 0, frozenset(), frozenset())
     assert candidate_matrix(stored, empty, [], terms, "?", "zh").shape == (0, len(CANDIDATE_FEATURES))
 
 
