@@ -67,6 +67,12 @@ ABLATIONS = {
         {},
         _nothing,
     ),
+    "lexical lead": (
+        "a passage BM25 clearly prefers gains a little fused score",
+        {"lexical_lead_bonus": 0.0},
+        {},
+        _nothing,
+    ),
     "background bias": (
         "cosines less each passage's mean cosine with background questions",
         {"bias_weight": 0.0},

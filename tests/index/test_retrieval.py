@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from index.retrieval import bias_language, rrf, top_indices
+from index.retrieval import bias_language, lexical_leader, rrf, top_indices
 from index.tokenizer import tokenize
 
 SWE_ZH = "Composer 2.5 在 SWE-bench Verified 上的成绩是多少？"
@@ -17,6 +17,20 @@ def test_rrf_weights_and_ranks() -> None:
     assert fused[2] == pytest.approx(1 / 22)
     assert fused[3] == pytest.approx(1 / 23 + 0.5 / 21)
     assert rrf([[], []], [1.0, 1.0], k=20) == {}
+
+
+def test_lexical_leader_is_a_clear_bm25_winner() -> None:
+    scores = np.array([0.0, 3.0, 0.8, 1.7])
+    assert lexical_leader([1, 3, 2], scores, 1.8) is None  # 3.0 < 1.8 × 1.7
+    assert lexical_leader([1, 2], scores, 1.8) == 1
+    assert lexical_leader([3], scores, 1.8) == 3  # the only passage sharing a term
+    assert lexical_leader([], scores, 1.8) is None
+
+
+def test_a_clear_lexical_winner_beats_a_few_dense_ranks(engine) -> None:  # type: ignore[no-untyped-def]
+    # e5 ranks the 合成数据规模翻 25 倍 passage fourth; BM25 puts it first by a wide margin
+    result = engine.search("By how much did Cursor scale up synthetic data?", k=3)
+    assert "合成数据规模翻 25 倍" in result.passages[0].text
 
 
 def test_top_indices() -> None:
