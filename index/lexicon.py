@@ -39,7 +39,7 @@ def readable_gloss(pinyin: str, definitions: str) -> str | None:
             name = _NAME.match(plain)
             return name.group(0) if name else None
         plain = re.sub(r"^to ", "", plain.split(";")[0].split(",")[0].strip()).strip(" ?!.")
-        readable = plain and len(plain.split()) <= MAX_GLOSS_WORDS and not _HAN.search(plain)
+        readable = bool(plain) and len(plain.split()) <= MAX_GLOSS_WORDS and not _HAN.search(plain)
         if readable and (best is None or len(plain.split()) < len(best.split())):
             best = plain
     return best
