@@ -97,6 +97,12 @@ ABLATIONS = {
         {},
         _patched("index.answering.compose._completed", lambda stored, sid: [sid]),
     ),
+    "whole list": (
+        "a question asking for several things ('哪三件事', 'what are the stages') gets the whole list",
+        {},
+        {},
+        _patched("index.engine.asks_for_several", lambda question: False),
+    ),
     "second sentence": (
         "a second candidate joins when its probability is close",
         {},
