@@ -21,8 +21,10 @@ chat: $(STAMP)  ## ask questions in the terminal, through the bot's own answer c
 check: lint  ## the fast loop: lint, then the tests that load no model and start no torch (< 1 min)
 	HF_HUB_OFFLINE=1 $(PY) -m pytest -q -m "not model and not slow"
 
+# one worker per core, each test file on one worker (a file's module fixtures, such as one bot
+# under test, serve all its tests)
 test: $(STAMP)  ## the whole test suite (what CI runs)
-	HF_HUB_OFFLINE=1 $(PY) -m pytest -q
+	HF_HUB_OFFLINE=1 $(PY) -m pytest -q -n auto --dist loadfile
 
 run: $(STAMP)  ## the Discord bot (needs DISCORD_TOKEN in the environment or .env)
 	HF_HUB_OFFLINE=1 $(PY) -m bot
