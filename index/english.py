@@ -52,7 +52,9 @@ _NEGATIONS = frozenset(("不", "没", "没有", "未", "非", "无", "别", "不
 _HAN = re.compile(r"[\u3400-\u9fff]")
 _CLAUSE_END = re.compile(r"[，,；;。！？!?：:、\n\t|]+")
 _LATIN = re.compile(r"[A-Za-z][A-Za-z0-9_.+\-/']*(?:(?:[ ]|[ ]?[+&][ ]?)[A-Za-z0-9][A-Za-z0-9_.+\-/']*)*")
-_OWN_NAME = re.compile(r"[（(]\s*([A-Za-z][A-Za-z0-9 .+\-/']*[A-Za-z0-9.+])\s*[)）]")
+# a Latin name in brackets, as a text names its own term (lexicon.own_names mines the same names)
+BRACKETED_NAME = r"[A-Za-z][A-Za-z0-9 .+\-/']*[A-Za-z0-9.+]"
+_OWN_NAME = re.compile(rf"[（(]\s*({BRACKETED_NAME})\s*[)）]")
 _DROPPED = re.compile(r"[「」『』“”\"《》〈〉【】（）()\[\]…—–·•*#>]")
 _ORDINAL_HEADING = re.compile(r"^([一二三四五六七八九十]+|\d+)[、.．]\s*")
 _ZH_DIGITS = "一二三四五六七八九十"
@@ -329,4 +331,4 @@ def english_line(question: str, units: Sequence[EnglishUnit], lexicon: Mapping[s
     return line if line.endswith((".", "…", "?", "!")) else line + "."
 
 
-__all__ = ["EnglishUnit", "english_line", "key_terms", "render_clause"]
+__all__ = ["BRACKETED_NAME", "EnglishUnit", "english_line", "key_terms", "render_clause"]

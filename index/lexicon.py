@@ -14,6 +14,7 @@ import threading
 from collections.abc import Iterable, Mapping
 
 from index.crosslingual import dictionary_entries
+from index.english import BRACKETED_NAME
 from index.tokenizer import term_pairs, tokenize
 
 MAX_GLOSS_WORDS = 4  # a longer gloss explains rather than translates
@@ -63,7 +64,7 @@ class Lexicon(dict[str, str]):
 
 
 # a name in brackets after the words it names: 月之暗面（Moonshot）, 定向 RL（Directed RL）
-_BRACKETED = re.compile(r"[（(]\s*(?:英[语語文]\s*[:：]\s*)?([A-Za-z][A-Za-z0-9 .+\-/']*[A-Za-z0-9.+])\s*[)）]")
+_BRACKETED = re.compile(rf"[（(]\s*(?:英[语語文]\s*[:：]\s*)?({BRACKETED_NAME})\s*[)）]")
 _TERM_BEFORE = re.compile(r"([\u3400-\u9fff]{2,8})((?:\s*[A-Za-z][A-Za-z0-9.+\-]*)*)\s*$")
 # where the words before a bracket stop being the term: grammar words and particles (之 is left
 # out: it sits inside names, 月之暗面)
