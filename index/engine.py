@@ -253,7 +253,7 @@ class Engine:
             pointed = set(focus)
             found = [c for c in found if stored.sentences[c.sentence].chunk in pointed] or found
         matrix = candidate_matrix(stored, outcome, found, terms, query.text, query.language)
-        evidence = own[:0]
+        evidence = np.zeros(0, dtype=np.float32)  # retrieval only: no gate to read it
         if describe:
             evidence = retrieval_evidence(outcome, terms, stored.background, own, query.language, query.text)
         seconds = (t1 - t0, time.perf_counter() - t1 + t0 - begun)  # embedding; search and the rest
