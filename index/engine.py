@@ -12,7 +12,6 @@ import dataclasses
 import logging
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,6 +32,7 @@ from index.config import IndexSettings
 from index.embedding import Embedder, get_embedder
 from index.errors import IndexLoadError
 from index.followup import refers_back
+from index.llm_answer import PartialHandler, generated
 from index.llm_settings import LLMSettings
 from index.loading import load_current, load_version
 from index.models import AskResult, SearchResult
@@ -47,7 +47,6 @@ from index.versions import current_version
 
 log = logging.getLogger(__name__)
 CONTEXT_WEIGHT = 0.5  # how much a follow-up's earlier questions steer retrieval
-PartialHandler = Callable[[str], None]
 
 
 @dataclass(frozen=True)
@@ -215,7 +214,7 @@ class Engine:
                 result.answer, result.citations = compose(stored, chosen, query.language, query.asked)
                 result.passages = including_cited(result.passages, stored, result.citations)
                 if use_llm and self.generator is not None:
-                    result = self._generate(result, stored, [s for s, _ in ranked], on_partial, query)
+                    result = generated(self.generator, result, stored, [s for s, _ in ranked], on_partial, query)
         result.timings_ms = result.timings_ms | _timings(started, examined.seconds, t2, time.perf_counter())
         return result
 
@@ -323,59 +322,6 @@ class Engine:
         missing = self._unknown(words)
         if missing:
             self._remember(missing, self.embedder.encode_queries(missing))
-
-    def _generate(
-        self,
-        result: AskResult,
-        stored: StoredIndex,
-        ranked: list[int],
-        on_partial: PartialHandler | None,
-        query: Query,
-    ) -> AskResult:
-        """A written answer from the configured LLM; the extractive one stays on any failure.
-        With ``on_partial``, the answer streams and each partial text (at most one a second) is
-        handed to it as it arrives; the result is the same as without. A follow-up tells the model
-        the earlier questions it leans on, which it needs to read "他挖走了谁？"."""
-        from index.english_answer import verifier_of
-        from index.llm_citations import apply_generated, sentence_quotes
-        from index.llm_outcome import Done, Partial
-
-        started = time.perf_counter()
-        assert self.generator is not None
-        question = result.question
-        follows = [*query.earlier, *([query.text] if query.more else [])]
-        if follows:
-            question += "\n(a follow-up to: " + " / ".join(follows) + ")"
-        verifier = verifier_of(stored)
-        if self.generator.settings.passages < len(result.passages):  # the model reads the cited ones first
-            result.passages = cited_first(result.passages, stored, result.citations)
-        if on_partial is None:
-            outcome = self.generator.generate(question, result.passages, result.language, verifier)
-        else:
-            outcome = None
-            for event in self.generator.stream(question, result.passages, result.language, verifier=verifier):
-                if isinstance(event, Partial):
-                    try:
-                        on_partial(event.text)
-                    except Exception:  # a preview that can't be shown must not cost the answer
-                        log.exception("showing a partial answer failed")
-                elif isinstance(event, Done):
-                    outcome = event.outcome
-        result = apply_generated(result, outcome, sentence_quotes(stored, ranked))
-        result.generation = _generation(outcome)
-        result.timings_ms["generate"] = round((time.perf_counter() - started) * 1000, 2)
-        return result
-
-
-def _generation(outcome: object) -> str:
-    """What became of the model's answer, for AskResult.generation (evaluation reads it)."""
-    from index.llm_outcome import GeneratedAnswer, GenerationFailure
-
-    if isinstance(outcome, GeneratedAnswer):
-        return "abstained" if outcome.abstained else "shown"
-    if isinstance(outcome, GenerationFailure):
-        return f"{outcome.reason}: {outcome.detail}" if outcome.detail else outcome.reason
-    return "none"
 
 
 def _titles(stored: StoredIndex) -> list[str]:

@@ -83,6 +83,7 @@ _NOT_EXAMINING = {
     "commands.py",
     "evaluation.py",
     "generate.py",
+    "llm_answer.py",
     "llm_outcome.py",
     "llm_prompt.py",
     "llm_verify.py",
