@@ -1,6 +1,6 @@
 """The trained models (sentence scorer, abstention gate): gradient-boosted trees read from a small
-JSON file and evaluated with numpy. scikit-learn trains them (index/answering/training.py); the
-answer path never imports it (it would start another thread pool beside the encoder's).
+JSON file and evaluated with numpy. LightGBM trains them (index/answering/training.py); the answer
+path never imports it (it would start another thread pool beside the encoder's).
 """
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import threading
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -37,18 +38,25 @@ class Trees:
     depth: int
 
     def margin(self, x: np.ndarray) -> np.ndarray:
-        """The raw score of each row of ``x`` (columns in ``features`` order)."""
+        """The raw score of each row of ``x`` (columns in ``features`` order).
+
+        All split conditions are tested at once and each tree's exit leaf read from bit masks
+        (QuickScorer, Lucchese et al. 2015): a false condition rules out the leaves left of it, and
+        the leftmost leaf left standing is the one a walk from the root reaches. One pass over the
+        nodes instead of one per level: deep, leaf-wise trees cost no more than shallow ones."""
         if x.shape[0] == 0:
             return np.zeros(0)
-        trees = np.arange(self.feature.shape[0])
-        node = np.zeros((x.shape[0], len(trees)), dtype=np.int64)
-        rows = np.arange(x.shape[0])[:, None]
-        for _ in range(self.depth):
-            feature = self.feature[trees, node]
-            leaf = feature < 0
-            go_left = x[rows, np.where(leaf, 0, feature)] <= self.threshold[trees, node]
-            node = np.where(leaf, node, np.where(go_left, self.left[trees, node], self.right[trees, node]))
-        return self.base + self.rate * self.value[trees, node].sum(axis=1)
+        masks = self._masks
+        every = np.iinfo(masks.ruled_out.dtype).max
+        passed = x[:, masks.feature] <= masks.threshold  # (rows, slots, trees)
+        standing = np.bitwise_and.reduce(masks.ruled_out | passed * masks.ruled_out.dtype.type(every), axis=1)
+        lowest = standing & (~standing + standing.dtype.type(1))
+        leftmost = np.log2(lowest.astype(np.float64)).astype(np.int64)
+        return self.base + self.rate * masks.leaf_value[masks.trees, leftmost].sum(axis=1)
+
+    @cached_property
+    def _masks(self) -> _LeafMasks:
+        return _LeafMasks.of(self)
 
     def probability(self, x: np.ndarray) -> np.ndarray:
         return 1.0 / (1.0 + np.exp(-self.margin(x)))
@@ -62,7 +70,7 @@ class Trees:
             "trees": [
                 {
                     "feature": f[keep].tolist(),
-                    "threshold": [round(float(v), 6) for v in t[keep]],
+                    "threshold": [float(v) for v in t[keep]],  # exact: a rounded one moves rows across it
                     "left": lt[keep].tolist(),
                     "right": rt[keep].tolist(),
                     "value": [round(float(v), 6) for v in v_[keep]],
@@ -94,6 +102,54 @@ class Trees:
             right=padded("right", -2, np.int64),
             value=padded("value", 0.0, np.float64),
             depth=int(data["depth"]),
+        )
+
+
+@dataclass(frozen=True)
+class _LeafMasks:
+    """Trees as Trees.margin reads them: slot j of every tree's splits side by side (a tree with
+    fewer splits is padded with splits that always pass)."""
+
+    feature: np.ndarray  # (slots, trees) the feature each split tests
+    threshold: np.ndarray  # (slots, trees)
+    ruled_out: np.ndarray  # (slots, trees) uint32 or uint64: bit i clear where the split failing rules out leaf i
+    leaf_value: np.ndarray  # (trees, leaves) in left-to-right order
+    trees: np.ndarray  # (trees,) 0, 1, …
+
+    @classmethod
+    def of(cls, trees: Trees) -> _LeafMasks:
+        splits: list[list[tuple[int, float, int]]] = []
+        values: list[list[float]] = []
+        for t in range(trees.feature.shape[0]):
+            mine: list[tuple[int, float, int]] = []
+            leaves: list[float] = []
+
+            def walk(node: int, t: int = t, mine: list = mine, leaves: list[float] = leaves) -> tuple[int, int]:
+                """The leaves under ``node``: the first's number and how many."""
+                if trees.feature[t, node] < 0:
+                    leaves.append(float(trees.value[t, node]))
+                    return len(leaves) - 1, 1
+                first, n = walk(int(trees.left[t, node]))
+                _, m = walk(int(trees.right[t, node]))
+                mine.append((int(trees.feature[t, node]), float(trees.threshold[t, node]), ((1 << n) - 1) << first))
+                return first, n + m
+
+            walk(0)
+            if len(leaves) > 64:
+                raise ModelError(f"a tree of {len(leaves)} leaves (at most 64)")
+            splits.append(mine)
+            values.append(leaves)
+        slots = max([1, *(len(m) for m in splits)])
+        width = max(len(v) for v in values)
+        bits = np.uint32 if width <= 32 else np.uint64  # half the memory to sweep for trees of up to 32 leaves
+        every = int(np.iinfo(bits).max)
+        padded = [m + [(0, np.inf, 0)] * (slots - len(m)) for m in splits]
+        return cls(
+            feature=np.array([[m[j][0] for m in padded] for j in range(slots)], dtype=np.int64),
+            threshold=np.array([[m[j][1] for m in padded] for j in range(slots)], dtype=np.float64),
+            ruled_out=np.array([[every ^ m[j][2] for m in padded] for j in range(slots)], dtype=bits),
+            leaf_value=np.array([v + [0.0] * (width - len(v)) for v in values], dtype=np.float64),
+            trees=np.arange(len(values)),
         )
 
 
@@ -157,28 +213,47 @@ def save_model(model: AnswerModel, path: Path = MODEL_FILE) -> None:
     path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
 
 
-def from_sklearn(model: Any, features: tuple[str, ...]) -> Trees:
-    """A fitted sklearn GradientBoostingClassifier (binary, log-loss) as Trees."""
-    estimators = [e[0].tree_ for e in model.estimators_]
-    width = max(t.node_count for t in estimators)
+def from_lightgbm(booster: Any, features: tuple[str, ...]) -> Trees:
+    """A trained LightGBM booster (numerical ``<=`` splits, one output; a binary or a ranking
+    objective) as Trees. Its leaf values carry the learning rate already: base 0, rate 1."""
+    dumped = booster.dump_model()
+    if dumped.get("num_tree_per_iteration", 1) != 1:
+        raise ValueError("one output per tree expected")
+    nodes: list[list[tuple[int, float, int, int, float]]] = []
+    depth = 0
+    for info in dumped["tree_info"]:
+        flat: list[tuple[int, float, int, int, float]] = []
 
-    def padded(values: list[np.ndarray], fill: float, dtype: type) -> np.ndarray:
-        return np.array([np.concatenate([v, np.full(width - len(v), fill)]) for v in values], dtype=dtype)
+        def walk(node: dict[str, Any], level: int, flat: list = flat) -> int:
+            nonlocal depth
+            depth = max(depth, level)
+            at = len(flat)
+            if "leaf_value" in node:
+                flat.append((-1, 0.0, -1, -1, float(node["leaf_value"])))
+                return at
+            if node["decision_type"] != "<=":
+                raise ValueError(f"unsupported split {node['decision_type']!r}")
+            flat.append((0, 0.0, 0, 0, 0.0))  # filled in once the children have their places
+            left = walk(node["left_child"], level + 1)
+            right = walk(node["right_child"], level + 1)
+            flat[at] = (int(node["split_feature"]), float(node["threshold"]), left, right, 0.0)
+            return at
 
-    prior = model.init_
-    if hasattr(prior, "class_prior_"):
-        p = float(prior.class_prior_[1])
-        base = float(np.log(p / (1 - p)))
-    else:  # a zero init
-        base = 0.0
+        walk(info["tree_structure"], 0)
+        nodes.append(flat)
+    width = max(len(t) for t in nodes)
+
+    def column(i: int, fill: float, dtype: type) -> np.ndarray:
+        return np.array([[n[i] for n in t] + [fill] * (width - len(t)) for t in nodes], dtype=dtype)
+
     return Trees(
         features=features,
-        base=base,
-        rate=float(model.learning_rate),
-        feature=padded([np.where(t.children_left < 0, -1, t.feature) for t in estimators], -1, np.int64),
-        threshold=padded([t.threshold for t in estimators], 0.0, np.float64),
-        left=padded([t.children_left for t in estimators], -2, np.int64),
-        right=padded([t.children_right for t in estimators], -2, np.int64),
-        value=padded([t.value[:, 0, 0] for t in estimators], 0.0, np.float64),
-        depth=int(max(t.max_depth for t in estimators)),
+        base=0.0,
+        rate=1.0,
+        feature=column(0, -1, np.int64),
+        threshold=column(1, 0.0, np.float64),
+        left=column(2, -2, np.int64),
+        right=column(3, -2, np.int64),
+        value=column(4, 0.0, np.float64),
+        depth=depth,
     )

@@ -1,14 +1,8 @@
 """`python -m index train`: the answer model learned from public data, reproducibly.
 
-1. Examples: the public sets' training articles as corpora (XQuAD by the protocol, the last
-   paragraph left out, and two more corpora leaving out other paragraphs; CMRC in groups of
-   public.CMRC_GROUP), each indexed and every question run through the engine's own steps up to the
-   candidates' features (Engine.examine). A candidate is positive when it holds a gold answer.
-   Off-topic questions: another group's questions, and XQuAD's (both languages) against CMRC.
-   Our own development questions (tests/eval/dev_*.jsonl, never the holdout sets) over our corpus
-   are a third source: another kind of article and of asker. Each source weighs SOURCE_SHARE.
-   Examined questions are kept under the work folder, keyed by the code that examined them.
-2. The scorer: gradient-boosted trees on the candidates of answerable questions.
+1. Examples (training_examples.py): the public sets' training articles and our development
+   questions, every question examined by the engine's own steps; each source weighs SOURCE_SHARE.
+2. The scorer: gradient-boosted trees ranking the candidates of each answerable question.
 3. The gate: trees on question-level features computed with out-of-fold scorer probabilities (as
    a new question would see them), answerable against near- and off-topic questions; its
    threshold is chosen on out-of-fold gate probabilities for a false-abstention rate of
@@ -16,8 +10,8 @@
 4. The held-out sets (never trained on) are asked end to end through Engine.ask; their metrics,
    the data's hash, the seed and this command are written into the model file.
 
-scikit-learn is needed here only (it comes with sentence-transformers); the answer path reads the
-trees with numpy (model.py).
+LightGBM is needed here only (the `train` extra); the answer path reads the trees with numpy
+(model.py).
 """
 
 from __future__ import annotations
@@ -25,12 +19,8 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import pickle
-import re
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -38,162 +28,43 @@ import numpy as np
 from index import public
 from index.answering.decide import GATE_FEATURES, gate_vector
 from index.answering.features import CANDIDATE_FEATURES
-from index.answering.model import MODEL_FILE, AnswerModel, Trees, from_sklearn, save_model
-from index.answering.understand import understand
-from index.config import IndexSettings, load_settings
-from index.evaluation import PublicMetrics, gold_spans, public_metrics, public_row, squeezed
+from index.answering.model import MODEL_FILE, AnswerModel, Trees, from_lightgbm, save_model
+from index.answering.training_examples import OWN_SETS, REPO, Example, examples_of, indexed
+from index.evaluation import PublicMetrics, public_metrics, public_row
 from index.text import QuestionError
 
 log = logging.getLogger(__name__)
 SEED = 0
 FOLDS = 3
-REPO = Path(__file__).resolve().parents[2]
 GATE_FALSE_ABSTENTION = 0.03  # the target on training data; held-out sets must stay under 0.05
 SECOND_PRECISION = 0.25  # a second sentence joins where such seconds rescue at least one answer in four they join
-CMRC_TRAIN_GROUPS = 9
 # how much each source of questions weighs in training, in all: our own development questions are
 # another kind of article and question (an opinionated essay, colloquial askers), the public sets many
 # articles of one kind
 SOURCE_SHARE = {"xquad": 0.35, "cmrc": 0.35, "own": 0.30}
-LEAVE_OUT_VARIANTS = (-1, 0, 2)  # XQuAD training corpora: which paragraph of each article is left out
-SCORER_TREES = dict(n_estimators=250, max_depth=4, learning_rate=0.08, subsample=0.8)
-GATE_TREES = dict(n_estimators=200, max_depth=3, learning_rate=0.08, subsample=0.8)
+# the scorer ranks a question's candidates (LambdaRank); its margin's sigmoid is the "probability" the
+# gate and the second sentence read. Out of fold it chose the answer sentence more often than
+# log-loss trees (docs/evaluation.md)
+SCORER_TREES = dict(
+    objective="lambdarank", rounds=500, num_leaves=31, learning_rate=0.05,
+    bagging_fraction=0.8, bagging_freq=1, feature_fraction=0.8,
+)  # fmt: skip
+GATE_TREES = dict(
+    objective="binary", rounds=200, num_leaves=8, max_depth=3, learning_rate=0.08, bagging_fraction=0.8, bagging_freq=1
+)
 
 
-@dataclass
-class Example:
-    """One question of a training corpus, examined."""
+def _fit(
+    x: np.ndarray, y: np.ndarray, weights: np.ndarray | None, params: dict, group: np.ndarray | None = None
+) -> object:
+    """LightGBM trees; with ``group`` (candidates per question, in row order) a ranking objective, which
+    learns which candidate of a question is best rather than how good each is on its own."""
+    import lightgbm
 
-    id: str
-    group: str  # the article it is about: folds never split one
-    source: str  # xquad, cmrc, own
-    language: str
-    kind: str  # in / near / off
-    matrix: np.ndarray  # candidate features
-    labels: np.ndarray  # which candidates hold a gold answer
-    evidence: np.ndarray  # retrieval evidence (decide.EVIDENCE)
-
-
-# what examining a question depends on: a change to any of these files examines the questions anew
-_EXAMINED_BY = ("answering/*.py", "*.py")
-_NOT_EXAMINING = {
-    "training.py",
-    "model.py",
-    "cli.py",
-    "commands.py",
-    "evaluation.py",
-    "generate.py",
-    "llm_answer.py",
-    "llm_outcome.py",
-    "llm_prompt.py",
-    "llm_verify.py",
-    "llm_citations.py",
-}
-
-
-@lru_cache(maxsize=1)
-def _code_digest() -> str:
-    """Of the code as this process first read it (an edit during a run must not key its results)."""
-    root = Path(__file__).resolve().parents[1]
-    digest = hashlib.sha256()
-    for pattern in _EXAMINED_BY:
-        for path in sorted(root.glob(pattern)):
-            if path.name not in _NOT_EXAMINING:
-                digest.update(path.name.encode() + path.read_bytes())
-    return digest.hexdigest()
-
-
-def collect(
-    public_set: public.PublicSet, work: Path, source: str, settings: IndexSettings | None = None
-) -> list[Example]:
-    """Index the set's corpus under ``work`` and examine every question (kept in ``work``: the same
-    set examined by the same code is read back)."""
-    from index.build import build_index
-    from index.engine import Engine
-
-    folder = work / re.sub(r"\W+", "-", public_set.name.split("@")[0])  # variants share one index: embeddings reused
-    key = hashlib.sha256(
-        pickle.dumps((_code_digest(), public_set.name, public_set.questions, sorted(public_set.documents.items())))
-    ).hexdigest()[:16]
-    name = re.sub(r"\W+", "-", public_set.name)
-    cache = folder / f"examples-{name}-{key}.pkl"
-    if cache.is_file():
-        return pickle.loads(cache.read_bytes())
-    folder.mkdir(parents=True, exist_ok=True)
-    if settings is None:
-        settings = indexed(public_set, folder)
-    else:
-        build_index(settings, progress=False)
-    engine = Engine(settings)
-    snapshot = engine.snapshot
-    stored = snapshot.stored
-    examples = []
-    for question in public_set.questions:
-        try:
-            query = understand(question.q)
-        except QuestionError:
-            continue
-        examined = engine.examine(snapshot, query, settings.top_k, "hybrid")
-        gold = gold_spans(question.gold)
-        texts = [squeezed(stored.sentence_text(stored.sentences[c.sentence])) for c in examined.candidates]
-        labels = np.array([any(g in t for g in gold) for t in texts], dtype=bool)
-        group = question.article if source != "own" else f"own/{question.id}"
-        examples.append(
-            Example(
-                question.id, group, source, query.language, question.kind, examined.matrix, labels, examined.evidence
-            )
-        )
-    cache.write_bytes(pickle.dumps(examples))
-    return examples
-
-
-def training_sets(folder: Path) -> list[public.PublicSet]:
-    zh = public.load_squad(folder / public.XQUAD_ZH)
-    english = public.questions_by_id(folder / public.XQUAD_EN)
-    xquad = public.split(zh, "train")
-    sets = [
-        public.protocol_set(f"train-xquad@leave{leave}", xquad, english, leave_out=leave)
-        for leave in LEAVE_OUT_VARIANTS
-    ]
-    cmrc = public.split(public.cmrc_articles(folder), "train")
-    groups = [cmrc[i : i + public.CMRC_GROUP] for i in range(0, len(cmrc), public.CMRC_GROUP)][:CMRC_TRAIN_GROUPS]
-    for i, group in enumerate(groups):
-        others = groups[(i + 1) % len(groups)][:10]
-        foreign = xquad[i % len(xquad) :: len(groups)]  # XQuAD questions, both languages, asked of CMRC
-        off = public.protocol_set("off", others, leave_out=None).questions
-        off += [q for q in public.protocol_set("off", foreign, english, leave_out=None).questions]
-        found = public.protocol_set(f"train-cmrc-{i}", group, leave_out=None)
-        found.questions += [public.PublicQuestion(q.id, q.lang, q.q, q.gold, "off", q.article) for q in off]
-        sets.append(found)
-    return sets
-
-
-OWN_SETS = "dev_*.jsonl"  # our development questions (tests/eval); the holdout sets are never trained on
-_KINDS = {"in": "in", "hard_out": "near", "out": "off"}
-
-
-def own_set(repo: Path) -> public.PublicSet | None:
-    """Our development questions as a set over our own corpus, for the gate ("plus our off-topic
-    lists", issue 21): an answerable one's gold is its facts. None outside a checkout."""
-    from index.evaluation import load_questions
-
-    files = sorted((repo / "tests" / "eval").glob(OWN_SETS))
-    if not files:
-        return None
-    found = public.PublicSet("own-dev")
-    for path in files:
-        for q in load_questions(path):
-            if q.context is None:  # a follow-up's context is no public-set question's
-                found.questions.append(public.PublicQuestion(q.id, q.lang, q.q, tuple(q.facts), _KINDS[q.type], "own"))
-    return found
-
-
-def _fit(x: np.ndarray, y: np.ndarray, weights: np.ndarray | None, params: dict) -> object:
-    from sklearn.ensemble import GradientBoostingClassifier
-
-    model = GradientBoostingClassifier(random_state=SEED, **params)
-    model.fit(x, y, sample_weight=weights)
-    return model
+    settings = {k: v for k, v in params.items() if k != "rounds"}
+    settings |= {"seed": SEED, "deterministic": True, "force_row_wise": True, "num_threads": 2, "verbosity": -1}
+    data = lightgbm.Dataset(x, label=y.astype(float), weight=weights, group=group, free_raw_data=True)
+    return lightgbm.train(settings, data, num_boost_round=params["rounds"])
 
 
 def _question_weights(examples: Sequence[Example], by: Callable[[Example], tuple]) -> np.ndarray:
@@ -212,14 +83,22 @@ def _question_weights(examples: Sequence[Example], by: Callable[[Example], tuple
     )
 
 
-def _scorer_rows(examples: Sequence[Example]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _scorer_rows(examples: Sequence[Example]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Candidates of answerable questions, their labels, weights (a question's weight shared by its
+    candidates: LightGBM weighs a question by their sum) and the candidates per question."""
     usable = [e for e in examples if e.kind == "in" and e.labels.any()]
     weights = _question_weights(usable, lambda e: (e.language,))
     return (
         np.concatenate([e.matrix for e in usable]),
         np.concatenate([e.labels for e in usable]),
         np.concatenate([np.full(len(e.labels), w / len(e.labels)) for e, w in zip(usable, weights, strict=True)]),
+        np.array([len(e.labels) for e in usable]),
     )
+
+
+def _scorer(examples: Sequence[Example]) -> Trees:
+    x, y, weights, group = _scorer_rows(examples)
+    return from_lightgbm(_fit(x, y, weights, SCORER_TREES, group), CANDIDATE_FEATURES)
 
 
 def _fold(group: str) -> int:
@@ -232,11 +111,11 @@ def out_of_fold(examples: Sequence[Example]) -> tuple[list[np.ndarray], Trees]:
     probabilities: list[np.ndarray] = [np.zeros(0)] * len(examples)
     for fold in range(FOLDS):
         inside = [e for e in examples if _fold(e.group) != fold]
-        trees = from_sklearn(_fit(*_scorer_rows(inside), SCORER_TREES), CANDIDATE_FEATURES)
+        trees = _scorer(inside)
         for i, example in enumerate(examples):
             if _fold(example.group) == fold:
                 probabilities[i] = trees.probability(example.matrix)
-    return probabilities, from_sklearn(_fit(*_scorer_rows(examples), SCORER_TREES), CANDIDATE_FEATURES)
+    return probabilities, _scorer(examples)
 
 
 def thresholds_for(
@@ -309,18 +188,6 @@ def heldout_metrics(model: AnswerModel, folder: Path, work: Path) -> dict[str, d
     return report
 
 
-def indexed(public_set: public.PublicSet, folder: Path, base: IndexSettings | None = None) -> IndexSettings:
-    """``base`` settings (the defaults if None) for the set's corpus, written to ``folder``/corpus and
-    indexed in ``folder``/index (texts already embedded there are not embedded again)."""
-    from index.build import build_index
-
-    settings = (base or load_settings()).model_copy(
-        update={"corpus_dir": public.write_corpus(public_set, folder / "corpus"), "index_dir": folder / "index"}
-    )
-    build_index(settings, progress=False)
-    return settings
-
-
 def ask_public(engine: object, questions: Sequence[public.PublicQuestion]) -> dict[str, PublicMetrics]:
     """Per-language metrics of the public protocol for these questions, asked of ``engine``."""
     rows: dict[str, list[tuple[str, dict[str, bool]]]] = {}
@@ -342,22 +209,7 @@ def data_digest(folder: Path) -> str:
     return digest.hexdigest()
 
 
-def examples_of(folder: Path, work: Path, say: Callable[[str], None]) -> list[Example]:
-    started = time.perf_counter()
-    examples: list[Example] = []
-    for found in training_sets(folder):
-        examples += collect(found, work, "xquad" if "xquad" in found.name else "cmrc")
-        say(f"examined {found.name}: {len(found.questions)} questions ({time.perf_counter() - started:.0f} s)")
-    own = own_set(REPO)
-    if own is not None:
-        settings = load_settings(corpus_dir=REPO / "corpus", index_dir=work / "own" / "index")
-        examples += collect(own, work, "own", settings)
-        say(f"examined our development questions: {len(own.questions)}")
-    return [e for e in examples if len(e.matrix)]
-
-
 def train(folder: Path, work: Path, output: Path = MODEL_FILE, say: Callable[[str], None] = print) -> AnswerModel:
-    _code_digest()
     started = time.perf_counter()
     examples = examples_of(folder, work, say)
     probabilities, scorer = out_of_fold(examples)
@@ -369,9 +221,9 @@ def train(folder: Path, work: Path, output: Path = MODEL_FILE, say: Callable[[st
     gate_oof = np.zeros(len(examples))
     for fold in range(FOLDS):
         inside = groups != fold
-        trees = from_sklearn(_fit(gate_x[inside], answerable[inside], weights[inside], GATE_TREES), GATE_FEATURES)
+        trees = from_lightgbm(_fit(gate_x[inside], answerable[inside], weights[inside], GATE_TREES), GATE_FEATURES)
         gate_oof[~inside] = trees.probability(gate_x[~inside])
-    gate = from_sklearn(_fit(gate_x, answerable, weights, GATE_TREES), GATE_FEATURES)
+    gate = from_lightgbm(_fit(gate_x, answerable, weights, GATE_TREES), GATE_FEATURES)
     thresholds = thresholds_for(gate_oof, answerable, languages, GATE_FALSE_ABSTENTION, weights)
     ratio = second_ratio_for(examples, probabilities)
     report = out_of_fold_report(examples, probabilities, gate_oof, thresholds)

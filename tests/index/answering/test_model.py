@@ -1,4 +1,4 @@
-"""The trees the answer path reads (index/answering/model.py): exactly sklearn's, saved and read back."""
+"""The trees the answer path reads (index/answering/model.py): exactly LightGBM's, saved and read back."""
 
 from __future__ import annotations
 
@@ -10,33 +10,40 @@ import pytest
 
 from index.answering.decide import GATE_FEATURES
 from index.answering.features import CANDIDATE_FEATURES
-from index.answering.model import MODEL_FILE, AnswerModel, ModelError, from_sklearn, load_model, save_model
+from index.answering.model import MODEL_FILE, AnswerModel, ModelError, Trees, from_lightgbm, load_model, save_model
 
 
-def fitted(seed: int = 0):  # type: ignore[no-untyped-def]
-    from sklearn.ensemble import GradientBoostingClassifier
+def fitted(params: dict, seed: int = 0):  # type: ignore[no-untyped-def]
+    import lightgbm
 
     rng = np.random.default_rng(seed)
-    x = rng.normal(size=(400, 3))
-    y = (x[:, 0] + 0.5 * x[:, 1] * x[:, 2] > 0).astype(int)
-    return GradientBoostingClassifier(n_estimators=30, max_depth=3, random_state=seed).fit(x, y), x
+    x = rng.normal(size=(600, 3))
+    x[:, 2] = np.round(x[:, 2])  # ties at split values: ``<=`` must go the way LightGBM goes
+    y = (x[:, 0] + 0.5 * x[:, 1] * x[:, 2] > 0).astype(float)
+    group = np.full(60, 10) if params.get("objective") == "lambdarank" else None
+    settings = {"seed": seed, "verbosity": -1, "num_threads": 1, "num_leaves": 15, **params}
+    return lightgbm.train(settings, lightgbm.Dataset(x, label=y, group=group), num_boost_round=40), x
 
 
-def test_trees_predict_as_sklearn_does() -> None:
-    model, x = fitted()
-    trees = from_sklearn(model, ("a", "b", "c"))
-    assert np.allclose(trees.probability(x), model.predict_proba(x)[:, 1], atol=1e-9)
+@pytest.mark.parametrize("objective", ["binary", "lambdarank"])
+def test_trees_predict_as_lightgbm_does(objective: str) -> None:
+    booster, x = fitted({"objective": objective})
+    trees = from_lightgbm(booster, ("a", "b", "c"))
+    assert np.allclose(trees.margin(x), booster.predict(x, raw_score=True), atol=1e-9)
+    if objective == "binary":
+        assert np.allclose(trees.probability(x), booster.predict(x), atol=1e-9)
     assert trees.probability(np.zeros((0, 3))).shape == (0,)
 
 
 def test_a_model_file_round_trips(tmp_path: Path) -> None:
-    model, x = fitted()
-    trees = from_sklearn(model, ("a", "b", "c"))
+    booster, x = fitted({"objective": "binary"})
+    trees = from_lightgbm(booster, ("a", "b", "c"))
     answer = AnswerModel(trees, trees, {"zh": 0.3, "en": 0.2}, 0.6, {"seed": 0})
     path = tmp_path / "model.json"
     save_model(answer, path)
     loaded = load_model(path)
     assert np.allclose(loaded.scorer.probability(x), trees.probability(x), atol=1e-5)
+    assert np.array_equal(loaded.scorer.threshold, trees.threshold)  # exact: rounding moves rows
     assert loaded.threshold("zh") == 0.3 and loaded.threshold("ja") == 0.2 and loaded.meta == {"seed": 0}
 
 
@@ -58,3 +65,12 @@ def test_the_packaged_model_reads_todays_features() -> None:
     assert model.gate.features == GATE_FEATURES
     assert {"command", "seed", "data_sha256", "heldout"} <= set(model.meta)
     assert 0 < model.threshold("zh") < 1 and 0 < model.threshold("en") < 1
+
+
+def test_a_lone_leaf_and_a_split_tree_add_up() -> None:
+    """A tree that is one leaf (LightGBM makes them when no split gains) beside one split on ``a``."""
+    lone = {"feature": [-1], "threshold": [0.0], "left": [-1], "right": [-1], "value": [0.25]}
+    split = {"feature": [0, -1, -1], "threshold": [1.0, 0.0, 0.0], "left": [1, -1, -1], "right": [2, -1, -1]}
+    split["value"] = [0.0, -1.0, 2.0]
+    trees = Trees.from_json({"features": ["a"], "base": 0.5, "rate": 1.0, "depth": 1, "trees": [lone, split]})
+    assert trees.margin(np.array([[0.0], [1.0], [1.5]])).tolist() == [-0.25, -0.25, 2.75]
