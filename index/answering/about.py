@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 
@@ -82,8 +83,13 @@ def is_meta_question(question: str, titles: Sequence[str] = ()) -> bool:
     """Questions about the article itself: who wrote it, its title, when it was published
     (not 'who is the author of Kimi K2.5?'). The Latin words of a title name the article too:
     "who wrote this Composer breakdown?" (a Chinese title's words are content words: "启示")."""
-    naming = frozenset(t for title in titles for t in tokenize(title) if _LATIN.match(t))
-    return _only(_META, question, naming, _META_WORDS)
+    return _only(_META, question, _latin_words(tuple(titles)), _META_WORDS)
+
+
+@lru_cache(maxsize=64)
+def _latin_words(titles: tuple[str, ...]) -> frozenset[str]:
+    """The titles' Latin-script words (once per corpus, not once per question)."""
+    return frozenset(t for title in titles for t in tokenize(title) if _LATIN.match(t))
 
 
 # What is left of "Who is Kate?" / "Kate 是谁" / "介绍一下 Kate" once the name is taken out.

@@ -11,7 +11,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -47,9 +47,13 @@ class Terms:
     latin: frozenset[str]  # its Latin-script words and numbers the corpus has (names, years)
     bigrams: frozenset[str]  # Han character pairs of a Chinese question
 
+    @cached_property
+    def _total(self) -> float:
+        return sum(self.weights)
+
     def share(self, tokens: frozenset[str]) -> float:
         """The weighted share of the question's words a text holds (in any form)."""
-        total = sum(self.weights)
+        total = self._total
         if total <= 0:
             return 0.0
         return sum(w for g, w in zip(self.groups, self.weights, strict=True) if g & tokens) / total
@@ -147,6 +151,8 @@ def candidate_matrix(
     asked = asked_vector(question)
     english = 0.0 if language == "zh" else 1.0
     question_tokens = frozenset().union(*terms.groups) if terms.groups else frozenset()
+    cos_best, lex_best, bigram_best = cos.max(), lex.max(), bigram.max()
+    passage_share: dict[int, float] = {}  # candidates of one passage share its text
     best_in_chunk: dict[int, float] = {}
     for c, value in zip(candidates, cos, strict=True):
         chunk = stored.sentences[c.sentence].chunk
@@ -158,25 +164,26 @@ def candidate_matrix(
         hit = hits[c.passage_rank]
         previous = _neighbour(stored, c.sentence - 1, sentence.chunk)
         following = _neighbour(stored, c.sentence + 1, sentence.chunk)
-        passage = token_set(stored.chunks[sentence.chunk].text)
+        if sentence.chunk not in passage_share:
+            passage_share[sentence.chunk] = terms.share(token_set(stored.chunks[sentence.chunk].text))
         content = [t for t in tokens[i] if not _LATIN_TOKEN.fullmatch(t)]
         rows.append(
             [
                 cos[i],
-                cos.max() - cos[i],
+                cos_best - cos[i],
                 1.0 / (1.0 + cos_rank[i]),
                 float(c.passage_rank),
                 hit.score / top_fused if top_fused else 0.0,
                 top_dense - hit.dense_adjusted,
                 hit.lexical / top_lexical if top_lexical > 0 else 0.0,
                 lex[i],
-                lex.max() - lex[i],
+                lex_best - lex[i],
                 terms.count_share(tokens[i]),
                 terms.share(token_set(previous)) if previous else 0.0,
                 terms.share(token_set(following)) if following else 0.0,
-                terms.share(passage),
+                passage_share[sentence.chunk],
                 bigram[i],
-                bigram.max() - bigram[i],
+                bigram_best - bigram[i],
                 _bigram_share(terms, previous) if previous else 0.0,
                 _bigram_share(terms, following) if following else 0.0,
                 len(terms.latin & tokens[i]) / len(terms.latin) if terms.latin else 0.0,

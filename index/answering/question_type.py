@@ -6,6 +6,7 @@ any question set: the scorer learns from public data how much each pairing matte
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 # the order decides between two matches ("how many years" asks for a number, "what year" a date)
 ASKED = ("number", "date", "person", "place", "reason", "method", "yesno", "entity")
@@ -91,5 +92,7 @@ _HELD_PATTERNS: dict[str, re.Pattern[str]] = {
 }
 
 
-def held_vector(text: str) -> list[float]:
-    return [1.0 if _HELD_PATTERNS[name].search(text) else 0.0 for name in HELD]
+@lru_cache(maxsize=131072)
+def held_vector(text: str) -> tuple[float, ...]:
+    """What a sentence holds, one flag per HELD (read once per sentence, not once per question)."""
+    return tuple(1.0 if _HELD_PATTERNS[name].search(text) else 0.0 for name in HELD)
