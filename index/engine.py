@@ -20,7 +20,7 @@ import numpy as np
 from index.answering import about
 from index.answering.candidates import PASSAGES, candidates
 from index.answering.compose import choose, compose, nearest_sections, whole_list, widen, with_heading
-from index.answering.decide import gate_vector, retrieval_evidence
+from index.answering.decide import gate_vector, retrieval_evidence, shares_no_word
 from index.answering.decline import decline_text, unmentioned
 from index.answering.features import Candidate, Terms, candidate_matrix, question_terms
 from index.answering.model import AnswerModel, load_model
@@ -198,7 +198,9 @@ class Engine:
         else:
             ranked = self.rank(examined)
             # a question pointing at a part of the article that exists is about it: answered from it
-            declined = not examined.pointed and self.gate(examined, ranked) < self.model.threshold(query.language)
+            declined = not examined.pointed and (
+                shares_no_word(examined.terms) or self.gate(examined, ranked) < self.model.threshold(query.language)
+            )
             if not ranked or declined:
                 result.abstained, result.kind = True, "abstained"
                 result.nearest_sections = nearest_sections(stored, [h.chunk for h in examined.outcome.hits])

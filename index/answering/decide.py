@@ -114,3 +114,10 @@ def gate_vector(probabilities: np.ndarray, matrix: np.ndarray, evidence: np.ndar
 class Decision:
     answer: bool
     confidence: float  # the gate's probability that the corpus answers the question
+
+
+def shares_no_word(terms: Terms) -> bool:
+    """No word of the question is in the corpus in any form (itself, a translation) while some
+    word is not: whatever it asks, the corpus can't say it ("那比特币呢？"). The gate, trained on
+    questions that nearly always share a word with their corpus, put such a question at its margin."""
+    return bool(terms.absent) and not terms.groups

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from index.answering.candidates import candidates
-from index.answering.decide import EVIDENCE, GATE_FEATURES, gate_vector, retrieval_evidence
-from index.answering.features import candidate_matrix, question_terms
+from index.answering.decide import EVIDENCE, GATE_FEATURES, gate_vector, retrieval_evidence, shares_no_word
+from index.answering.features import Terms, candidate_matrix, question_terms
 from index.retrieval import Retriever
 from index.store import StoredIndex
 from index.tokenizer import tokenize
@@ -56,3 +56,10 @@ def test_nothing_retrieved(stored: StoredIndex, retriever: Retriever) -> None:
     evidence = retrieval_evidence(empty, terms, stored.background, hashed_vector("x"), "en")
     row = gate_vector(np.zeros(0), np.zeros((0, 0)), evidence)
     assert row[COLUMN["best_probability"]] == 0 and row[COLUMN["english"]] == 1
+
+
+def test_a_question_sharing_no_word_with_the_corpus_is_declined_before_the_gate() -> None:
+    found = (frozenset(["价格"]),)
+    assert shares_no_word(Terms((), (), ("比特",), 1, frozenset(), frozenset()))
+    assert not shares_no_word(Terms(found, (1.0,), ("比特",), 2, frozenset(), frozenset()))  # one word is there
+    assert not shares_no_word(Terms((), (), (), 0, frozenset(), frozenset()))  # no words at all: "who is he?"
