@@ -35,7 +35,6 @@ class Trees:
     left: np.ndarray  # (trees, nodes) int
     right: np.ndarray  # (trees, nodes) int
     value: np.ndarray  # (trees, nodes) float
-    depth: int
 
     def margin(self, x: np.ndarray) -> np.ndarray:
         """The raw score of each row of ``x`` (columns in ``features`` order).
@@ -66,7 +65,6 @@ class Trees:
             "features": list(self.features),
             "base": self.base,
             "rate": self.rate,
-            "depth": self.depth,
             "trees": [
                 {
                     "feature": f[keep].tolist(),
@@ -101,7 +99,6 @@ class Trees:
             left=padded("left", -2, np.int64),
             right=padded("right", -2, np.int64),
             value=padded("value", 0.0, np.float64),
-            depth=int(data["depth"]),
         )
 
 
@@ -220,13 +217,10 @@ def from_lightgbm(booster: Any, features: tuple[str, ...]) -> Trees:
     if dumped.get("num_tree_per_iteration", 1) != 1:
         raise ValueError("one output per tree expected")
     nodes: list[list[tuple[int, float, int, int, float]]] = []
-    depth = 0
     for info in dumped["tree_info"]:
         flat: list[tuple[int, float, int, int, float]] = []
 
-        def walk(node: dict[str, Any], level: int, flat: list = flat) -> int:
-            nonlocal depth
-            depth = max(depth, level)
+        def walk(node: dict[str, Any], flat: list = flat) -> int:
             at = len(flat)
             if "leaf_value" in node:
                 flat.append((-1, 0.0, -1, -1, float(node["leaf_value"])))
@@ -234,12 +228,12 @@ def from_lightgbm(booster: Any, features: tuple[str, ...]) -> Trees:
             if node["decision_type"] != "<=":
                 raise ValueError(f"unsupported split {node['decision_type']!r}")
             flat.append((0, 0.0, 0, 0, 0.0))  # filled in once the children have their places
-            left = walk(node["left_child"], level + 1)
-            right = walk(node["right_child"], level + 1)
+            left = walk(node["left_child"])
+            right = walk(node["right_child"])
             flat[at] = (int(node["split_feature"]), float(node["threshold"]), left, right, 0.0)
             return at
 
-        walk(info["tree_structure"], 0)
+        walk(info["tree_structure"])
         nodes.append(flat)
     width = max(len(t) for t in nodes)
 
@@ -255,5 +249,4 @@ def from_lightgbm(booster: Any, features: tuple[str, ...]) -> Trees:
         left=column(2, -2, np.int64),
         right=column(3, -2, np.int64),
         value=column(4, 0.0, np.float64),
-        depth=depth,
     )

@@ -72,5 +72,5 @@ def test_a_lone_leaf_and_a_split_tree_add_up() -> None:
     lone = {"feature": [-1], "threshold": [0.0], "left": [-1], "right": [-1], "value": [0.25]}
     split = {"feature": [0, -1, -1], "threshold": [1.0, 0.0, 0.0], "left": [1, -1, -1], "right": [2, -1, -1]}
     split["value"] = [0.0, -1.0, 2.0]
-    trees = Trees.from_json({"features": ["a"], "base": 0.5, "rate": 1.0, "depth": 1, "trees": [lone, split]})
+    trees = Trees.from_json({"features": ["a"], "base": 0.5, "rate": 1.0, "trees": [lone, split]})
     assert trees.margin(np.array([[0.0], [1.0], [1.5]])).tolist() == [-0.25, -0.25, 2.75]
