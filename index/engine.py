@@ -20,7 +20,7 @@ import numpy as np
 from index.answering import about
 from index.answering.candidates import PASSAGES, candidates
 from index.answering.compose import choose, compose, nearest_sections, whole_list, widen, with_heading
-from index.answering.decide import gate_vector, retrieval_evidence, shares_no_word
+from index.answering.decide import gate_vector, retrieval_evidence
 from index.answering.decline import decline_text, unmentioned
 from index.answering.features import Candidate, Terms, candidate_matrix, question_terms
 from index.answering.model import AnswerModel, load_model
@@ -198,9 +198,7 @@ class Engine:
         else:
             ranked = self.rank(examined)
             # a question pointing at a part of the article that exists is about it: answered from it
-            declined = not examined.pointed and (
-                shares_no_word(examined.terms) or self.gate(examined, ranked) < self.model.threshold(query.language)
-            )
+            declined = not examined.pointed and self.gate(examined, ranked) < self.model.threshold(query.language)
             if not ranked or declined:
                 result.abstained, result.kind = True, "abstained"
                 result.nearest_sections = nearest_sections(stored, [h.chunk for h in examined.outcome.hits])
@@ -256,7 +254,8 @@ class Engine:
         matrix = candidate_matrix(stored, outcome, found, terms, query.text, query.language)
         evidence = np.zeros(0, dtype=np.float32)  # retrieval only: no gate to read it
         if describe:
-            evidence = retrieval_evidence(outcome, terms, stored.background, own, query.language, query.text)
+            passages = [stored.chunks[h.chunk].text for h in outcome.hits]
+            evidence = retrieval_evidence(outcome, terms, stored.background, own, query.language, query.text, passages)
         seconds = (t1 - t0, time.perf_counter() - t1 + t0 - begun)  # embedding; search and the rest
         return Examined(query, outcome, found, matrix, terms, evidence, item, bool(focus), seconds)
 

@@ -6,12 +6,13 @@ the corpus, left out of it (near-topic) or in another corpus (off-topic).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from index.answering.decline import names, unmentioned
-from index.answering.features import CANDIDATE_FEATURES, Terms
+from index.answering.features import CANDIDATE_FEATURES, Terms, bigram_set, token_set
 from index.retrieval import SearchOutcome
 from index.store import Background
 
@@ -27,6 +28,10 @@ EVIDENCE = (
     "english",
     "names",
     "absent_names",
+    "retrieved_share",
+    "top_passage_share",
+    "retrieved_bigrams",
+    "top_passage_bigrams",
 )
 GATE_FEATURES = (
     "best_probability",
@@ -53,12 +58,18 @@ def retrieval_evidence(
     own_vector: np.ndarray,
     language: str,
     question: str = "",
+    passages: Sequence[str] = (),
 ) -> np.ndarray:
     """One row of EVIDENCE. ``own_vector``: the question's own vector (not steered toward the corpus's
     words), which the background's off-topic questions are compared with. A name the question uses
     that no passage writes in any form (Bitcoin, a person) says the corpus is about something else,
-    or lacks the paragraph about it."""
+    or lacks the paragraph about it. ``passages``: the texts of the retrieved passages, best first.
+    Of a question whose paragraph is missing, retrieval still finds the article's passages through
+    its topic words, but its specific words are in none of them: how much of the question the
+    retrieved passages hold, and the best one, tells such a question from one they answer."""
     hits = outcome.hits
+    tokens = [token_set(text) for text in passages]
+    pairs = [bigram_set(text) for text in passages]
     dense_top = max((h.dense for h in hits), default=0.0)
     spread = float(background.top.std()) or 1e-6
     agree = bool(outcome.dense_order and outcome.lexical_order) and outcome.dense_order[0] == outcome.lexical_order[0]
@@ -74,9 +85,17 @@ def retrieval_evidence(
             0.0 if language == "zh" else 1.0,
             float(len(names(question))),
             float(len(unmentioned(question, terms))),
+            terms.share(frozenset().union(*tokens)),
+            terms.share(tokens[0]) if tokens else 0.0,
+            _bigram_share(terms, frozenset().union(*pairs)),
+            _bigram_share(terms, pairs[0]) if pairs else 0.0,
         ],
         dtype=np.float32,
     )
+
+
+def _bigram_share(terms: Terms, pairs: frozenset[str]) -> float:
+    return len(terms.bigrams & pairs) / len(terms.bigrams) if terms.bigrams else 0.0
 
 
 def gate_vector(probabilities: np.ndarray, matrix: np.ndarray, evidence: np.ndarray) -> np.ndarray:
@@ -114,10 +133,3 @@ def gate_vector(probabilities: np.ndarray, matrix: np.ndarray, evidence: np.ndar
 class Decision:
     answer: bool
     confidence: float  # the gate's probability that the corpus answers the question
-
-
-def shares_no_word(terms: Terms) -> bool:
-    """No word of the question is in the corpus in any form (itself, a translation) while some
-    word is not: whatever it asks, the corpus can't say it ("那比特币呢？"). The gate, trained on
-    questions that nearly always share a word with their corpus, put such a question at its margin."""
-    return bool(terms.absent) and not terms.groups

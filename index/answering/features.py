@@ -100,6 +100,7 @@ CANDIDATE_FEATURES = (
     "lex_prev",
     "lex_next",
     "lex_passage",
+    "lex_local",
     "bigram",
     "bigram_gap",
     "bigram_prev",
@@ -144,6 +145,7 @@ def candidate_matrix(
     cos_rank = np.empty(len(candidates))
     cos_rank[order] = np.arange(len(candidates))
     lex = np.array([terms.share(t) for t in tokens])
+    lex_local = _local_shares(terms, tokens)
     bigram = np.array([_bigram_share(terms, t) for t in texts])
     top_fused = hits[0].score if hits else 1.0
     top_dense = max((h.dense_adjusted for h in hits), default=0.0)
@@ -182,6 +184,7 @@ def candidate_matrix(
                 terms.share(token_set(previous)) if previous else 0.0,
                 terms.share(token_set(following)) if following else 0.0,
                 passage_share[sentence.chunk],
+                lex_local[i],
                 bigram[i],
                 bigram_best - bigram[i],
                 _bigram_share(terms, previous) if previous else 0.0,
@@ -198,6 +201,18 @@ def candidate_matrix(
             ]
         )
     return np.asarray(rows, dtype=np.float32)
+
+
+def _local_shares(terms: Terms, tokens: Sequence[frozenset[str]]) -> np.ndarray:
+    """Each text's share of the question's words, each word weighted by its rarity among these texts
+    too: the words every candidate holds (the article's topic) say little of which one answers."""
+    if not terms.groups:
+        return np.zeros(len(tokens))
+    holds = np.array([[bool(g & t) for g in terms.groups] for t in tokens], dtype=float)
+    rarity = np.log((len(tokens) + 0.5) / (holds.sum(axis=0) + 0.5))  # 0 for a word all of them hold
+    weights = np.asarray(terms.weights) * rarity
+    total = weights.sum()
+    return holds @ weights / total if total > 0 else np.zeros(len(tokens))
 
 
 def _neighbour(stored: StoredIndex, sid: int, chunk: int) -> str:

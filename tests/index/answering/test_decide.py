@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from index.answering.candidates import candidates
-from index.answering.decide import EVIDENCE, GATE_FEATURES, gate_vector, retrieval_evidence, shares_no_word
-from index.answering.features import Terms, candidate_matrix, question_terms
+from index.answering.decide import EVIDENCE, GATE_FEATURES, gate_vector, retrieval_evidence
+from index.answering.features import candidate_matrix, question_terms
 from index.retrieval import Retriever
 from index.store import StoredIndex
 from index.tokenizer import tokenize
@@ -22,7 +22,8 @@ def features(stored: StoredIndex, retriever: Retriever, question: str, language:
     terms = question_terms(retriever, question, tokenize(question), language)
     matrix = candidate_matrix(stored, outcome, found, terms, question, language)
     probabilities = np.linspace(0.9, 0.1, len(found))
-    evidence = retrieval_evidence(outcome, terms, stored.background, vector, language, question)
+    passages = [stored.chunks[h.chunk].text for h in outcome.hits]
+    evidence = retrieval_evidence(outcome, terms, stored.background, vector, language, question, passages)
     assert evidence.shape == (len(EVIDENCE),)
     return gate_vector(probabilities, matrix, evidence)
 
@@ -58,8 +59,19 @@ def test_nothing_retrieved(stored: StoredIndex, retriever: Retriever) -> None:
     assert row[COLUMN["best_probability"]] == 0 and row[COLUMN["english"]] == 1
 
 
-def test_a_question_sharing_no_word_with_the_corpus_is_declined_before_the_gate() -> None:
-    found = (frozenset(["价格"]),)
-    assert shares_no_word(Terms((), (), ("比特",), 1, frozenset(), frozenset()))
-    assert not shares_no_word(Terms(found, (1.0,), ("比特",), 2, frozenset(), frozenset()))  # one word is there
-    assert not shares_no_word(Terms((), (), (), 0, frozenset(), frozenset()))  # no words at all: "who is he?"
+def test_how_much_of_the_question_the_retrieved_passages_hold(stored: StoredIndex, retriever: Retriever) -> None:
+    held = features(stored, retriever, "夜班火车全程多少小时？")
+    assert held[COLUMN["retrieved_share"]] == 1 and held[COLUMN["top_passage_share"]] > 0
+    assert (
+        0 < held[COLUMN["retrieved_bigrams"]] <= 1
+        and held[COLUMN["top_passage_bigrams"]] <= held[COLUMN["retrieved_bigrams"]]
+    )
+    # a word the corpus has (苹果) but no retrieved passage does lowers the share
+    terms = question_terms(retriever, "夜班火车和苹果", tokenize("夜班火车和苹果"), "zh")
+    outcome = retriever.search(hashed_vector("夜班火车"), tokenize("夜班火车"), 5, "hybrid", "zh")
+    train = [stored.chunks[h.chunk].text for h in outcome.hits if "夜班火车" in stored.chunks[h.chunk].text]
+    assert train and not any("苹果" in t for t in train)
+    row = retrieval_evidence(outcome, terms, stored.background, hashed_vector("x"), "zh", "", train[:1])
+    evidence = dict(zip(EVIDENCE, row, strict=True))
+    assert 0 < evidence["retrieved_share"] < 1 and evidence["top_passage_share"] == evidence["retrieved_share"]
+    assert 0 < evidence["retrieved_bigrams"] < 1

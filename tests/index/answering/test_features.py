@@ -61,6 +61,16 @@ def test_feature_matrix(stored: StoredIndex, retriever: Retriever) -> None:
     assert (matrix[:, COLUMN["english"]] == 0).all()
 
 
+def test_a_word_every_candidate_holds_weighs_nothing_locally() -> None:
+    from index.answering.features import _local_shares
+
+    terms = Terms((frozenset(["火车"]), frozenset(["卧铺"])), (1.0, 1.0), (), 2, frozenset(), frozenset())
+    texts = [frozenset(["火车", "卧铺"]), frozenset(["火车"]), frozenset(["火车", "北京"])]
+    shares = _local_shares(terms, texts)
+    assert shares[0] == 1 and shares[1] == 0 and shares[2] == 0  # 火车 is in all three: it tells none apart
+    assert (_local_shares(Terms((), (), (), 0, frozenset(), frozenset()), texts) == 0).all()
+
+
 def test_no_candidates_no_rows(stored: StoredIndex) -> None:
     empty = SearchOutcome([], {}, [], [])
     terms = Terms((), (), (), 0, frozenset(), frozenset())
