@@ -42,6 +42,7 @@ SECOND_PRECISION = 0.25  # a second sentence joins where such seconds rescue at 
 # another kind of article and question (an opinionated essay, colloquial askers), the public sets many
 # articles of one kind
 SOURCE_SHARE = {"xquad": 0.35, "cmrc": 0.35, "own": 0.30}
+FULL_GROUP = 30  # questions a group of a source (a language, a kind) needs to weigh a full share
 # the scorer ranks a question's candidates (LambdaRank); its margin's sigmoid is the "probability" the
 # gate and the second sentence read. Out of fold it chose the answer sentence more often than
 # log-loss trees, and as often as four times the trees (docs/evaluation.md), which cost the answer
@@ -69,19 +70,24 @@ def _fit(
 
 
 def _question_weights(examples: Sequence[Example], by: Callable[[Example], tuple]) -> np.ndarray:
-    """A weight per example: each source weighs its SOURCE_SHARE in all, shared evenly among the
-    groups ``by`` makes of its examples, and within a group among its examples."""
+    """A weight per example: each source weighs its SOURCE_SHARE in all, shared among the groups ``by``
+    makes of its examples, and within a group among its examples. A group of fewer than FULL_GROUP
+    questions gets that fraction of a full group's share: one English question among CMRC's Chinese
+    ones weighed as much as all 2,090 of them, in the scorer and in the gate's threshold."""
     groups: dict[tuple, int] = {}
     for e in examples:
         groups[(e.source, *by(e))] = groups.get((e.source, *by(e)), 0) + 1
-    per_source: dict[str, int] = {}
-    for source, *_ in groups:
-        per_source[source] = per_source.get(source, 0) + 1
+    fraction = {group: min(1.0, n / FULL_GROUP) for group, n in groups.items()}
+    per_source: dict[str, float] = {}
+    for (source, *_), part in fraction.items():
+        per_source[source] = per_source.get(source, 0.0) + part
     shares = {source: SOURCE_SHARE.get(source, 0.0) for source in per_source}
     total = sum(shares.values()) or 1.0
-    return np.array(
-        [1000.0 * shares[e.source] / total / per_source[e.source] / groups[(e.source, *by(e))] for e in examples]
-    )
+    weights = []
+    for e in examples:
+        group = (e.source, *by(e))
+        weights.append(1000.0 * shares[e.source] / total * fraction[group] / per_source[e.source] / groups[group])
+    return np.array(weights)
 
 
 def _scorer_rows(examples: Sequence[Example]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -38,3 +38,16 @@ def test_weights_decide_the_threshold() -> None:
     light_first = thresholds_for(probabilities, answerable, languages, 0.25, np.array([1.0, 1.0, 1.0, 1.0]))
     heavy_first = thresholds_for(probabilities, answerable, languages, 0.25, np.array([10.0, 1.0, 1.0, 1.0]))
     assert light_first["zh"] == 0.2 and heavy_first["zh"] == 0.1
+
+
+def test_a_handful_of_questions_cannot_weigh_as_much_as_a_kind_of_question() -> None:
+    from index.answering.training import FULL_GROUP, _question_weights
+
+    def asked(language: str, n: int) -> list[Example]:
+        return [Example("q", "a", "cmrc", language, "in", np.zeros((1, 1)), np.ones(1, bool), np.zeros(8))] * n
+
+    many, one = asked("zh", 2 * FULL_GROUP), asked("en", 1)
+    weights = _question_weights(many + one, lambda e: (e.language,))
+    assert np.isclose(weights[-1] * FULL_GROUP, weights[: len(many)].sum())  # a full group weighs FULL_GROUP times it
+    full = _question_weights(many + asked("en", FULL_GROUP), lambda e: (e.language,))
+    assert np.isclose(full[: len(many)].sum(), full[len(many) :].sum())  # full groups share the source evenly
