@@ -87,15 +87,11 @@ def retrieval_evidence(
             float(len(unmentioned(question, terms))),
             terms.share(frozenset().union(*tokens)),
             terms.share(tokens[0]) if tokens else 0.0,
-            _bigram_share(terms, frozenset().union(*pairs)),
-            _bigram_share(terms, pairs[0]) if pairs else 0.0,
+            terms.bigram_share(frozenset().union(*pairs)),
+            terms.bigram_share(pairs[0]) if pairs else 0.0,
         ],
         dtype=np.float32,
     )
-
-
-def _bigram_share(terms: Terms, pairs: frozenset[str]) -> float:
-    return len(terms.bigrams & pairs) / len(terms.bigrams) if terms.bigrams else 0.0
 
 
 def gate_vector(probabilities: np.ndarray, matrix: np.ndarray, evidence: np.ndarray) -> np.ndarray:

@@ -58,6 +58,10 @@ class Terms:
             return 0.0
         return sum(w for g, w in zip(self.groups, self.weights, strict=True) if g & tokens) / total
 
+    def bigram_share(self, pairs: frozenset[str]) -> float:
+        """The share of a Chinese question's character pairs a text's ``pairs`` hold."""
+        return len(self.bigrams & pairs) / len(self.bigrams) if self.bigrams else 0.0
+
     def count_share(self, tokens: frozenset[str]) -> float:
         return sum(1 for g in self.groups if g & tokens) / len(self.groups) if self.groups else 0.0
 
@@ -223,6 +227,4 @@ def _neighbour(stored: StoredIndex, sid: int, chunk: int) -> str:
 
 
 def _bigram_share(terms: Terms, text: str) -> float:
-    if not terms.bigrams:
-        return 0.0
-    return len(terms.bigrams & bigram_set(text)) / len(terms.bigrams)
+    return terms.bigram_share(bigram_set(text)) if terms.bigrams else 0.0  # no pairs to cut for English

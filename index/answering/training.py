@@ -20,6 +20,7 @@ import hashlib
 import json
 import logging
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -74,20 +75,15 @@ def _question_weights(examples: Sequence[Example], by: Callable[[Example], tuple
     makes of its examples, and within a group among its examples. A group of fewer than FULL_GROUP
     questions gets that fraction of a full group's share: one English question among CMRC's Chinese
     ones weighed as much as all 2,090 of them, in the scorer and in the gate's threshold."""
-    groups: dict[tuple, int] = {}
-    for e in examples:
-        groups[(e.source, *by(e))] = groups.get((e.source, *by(e)), 0) + 1
+    keys = [(e.source, *by(e)) for e in examples]
+    groups = Counter(keys)
     fraction = {group: min(1.0, n / FULL_GROUP) for group, n in groups.items()}
     per_source: dict[str, float] = {}
     for (source, *_), part in fraction.items():
         per_source[source] = per_source.get(source, 0.0) + part
     shares = {source: SOURCE_SHARE.get(source, 0.0) for source in per_source}
     total = sum(shares.values()) or 1.0
-    weights = []
-    for e in examples:
-        group = (e.source, *by(e))
-        weights.append(1000.0 * shares[e.source] / total * fraction[group] / per_source[e.source] / groups[group])
-    return np.array(weights)
+    return np.array([1000.0 * shares[k[0]] / total * fraction[k] / per_source[k[0]] / groups[k] for k in keys])
 
 
 def _scorer_rows(examples: Sequence[Example]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
