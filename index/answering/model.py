@@ -60,6 +60,29 @@ class Trees:
     def probability(self, x: np.ndarray) -> np.ndarray:
         return 1.0 / (1.0 + np.exp(-self.margin(x)))
 
+    @classmethod
+    def averaged(cls, models: list[Trees]) -> Trees:
+        """One model whose margin is the mean of ``models``' margins (same features and rate): their
+        trees side by side, each leaf weighing 1/len(models)."""
+        if not models or len({(m.features, m.rate) for m in models}) != 1:
+            raise ValueError("models with the same features and rate expected")
+        width = max(m.feature.shape[1] for m in models)
+
+        def stacked(name: str, fill: float) -> np.ndarray:
+            parts = [getattr(m, name) for m in models]
+            return np.concatenate([np.pad(a, ((0, 0), (0, width - a.shape[1])), constant_values=fill) for a in parts])
+
+        return cls(
+            features=models[0].features,
+            base=float(np.mean([m.base for m in models])),
+            rate=models[0].rate / len(models),
+            feature=stacked("feature", -1),
+            threshold=stacked("threshold", 0.0),
+            left=stacked("left", -2),
+            right=stacked("right", -2),
+            value=stacked("value", 0.0),
+        )
+
     def to_json(self) -> dict[str, Any]:
         return {
             "features": list(self.features),

@@ -48,15 +48,15 @@ SETS = {
 FLOOR_METRICS = ("hit_at_1", "recall_at_5", "fact_rate", "citation_precision", "abstention_out", "abstention_hard_out")
 
 # Measured on 2026-12-03 with the learned answer layer (index/answering/, the model of
-# index/data/answer_model.json: local-rarity share, retrieved-passage coverage, groups weighed by size):
-# dev zh 164 / en 307 questions (trained on: the gate's and scorer's "own" source), holdout zh 348 /
-# en 356 (never trained on), follow-ups zh 32 / en 25. Fallen since the LambdaRank model, with reasons in
-# docs/evaluation.md: holdout near-topic zh 0.48 → 0.34, English off-topic 0.91 → 0.86 (holdout) and
-# 1.00 → 0.67 (follow-ups: 1 of 3): the English threshold now keeps the false-abstention rate it is set for.
-#   dev       zh  hit@1 0.932  R@5 0.990  fact 0.990  cite P 0.971  abst out 0.98  hard 0.70  false abst 0.000
-#   dev       en  hit@1 0.877  R@5 0.995  fact 0.968  cite P 0.955  abst out 0.77  hard 0.18  false abst 0.009
-#   holdout   zh  hit@1 0.930  R@5 0.989  fact 0.864  cite P 0.917  abst out 1.00  hard 0.34  false abst 0.022
-#   holdout   en  hit@1 0.898  R@5 0.993  fact 0.824  cite P 0.867  abst out 0.86  hard 0.11  false abst 0.018
+# index/data/answer_model.json: local-rarity share, retrieved-passage coverage, groups weighed by size, the
+# gate an average of five bagged fits): dev zh 164 / en 307 questions (trained on: the gate's and scorer's
+# "own" source), holdout zh 348 / en 356 (never trained on), follow-ups zh 32 / en 25. Fallen since the
+# single-fit gate, with reasons in docs/evaluation.md: dev near-topic zh 0.70 → 0.60 and off-topic en
+# 0.77 → 0.74 (trained-on questions; on the holdout English off-topic rose 0.86 → 0.89).
+#   dev       zh  hit@1 0.932  R@5 0.990  fact 0.990  cite P 0.971  abst out 0.98  hard 0.60  false abst 0.000
+#   dev       en  hit@1 0.877  R@5 0.995  fact 0.968  cite P 0.955  abst out 0.74  hard 0.27  false abst 0.005
+#   holdout   zh  hit@1 0.930  R@5 0.989  fact 0.868  cite P 0.917  abst out 1.00  hard 0.34  false abst 0.018
+#   holdout   en  hit@1 0.898  R@5 0.993  fact 0.824  cite P 0.867  abst out 0.89  hard 0.14  false abst 0.018
 #   followups zh  hit@1 0.962  R@5 0.962  fact 0.769  cite P 0.960  abst out 1.00  hard 0.00  false abst 0.038
 #   followups en  hit@1 0.800  R@5 1.000  fact 0.700  cite P 0.895  abst out 0.67  hard 0.00  false abst 0.050
 FLOORS: dict[str, dict[str, dict[str, float]]] = {
@@ -67,15 +67,15 @@ FLOORS: dict[str, dict[str, dict[str, float]]] = {
             "fact_rate": 0.96,
             "citation_precision": 0.94,
             "abstention_out": 0.95,
-            "abstention_hard_out": 0.67,
+            "abstention_hard_out": 0.57,
         },
         "en": {
             "hit_at_1": 0.84,
             "recall_at_5": 0.96,
             "fact_rate": 0.93,
             "citation_precision": 0.92,
-            "abstention_out": 0.74,
-            "abstention_hard_out": 0.15,
+            "abstention_out": 0.71,
+            "abstention_hard_out": 0.24,
         },
     },
     "holdout": {
@@ -92,8 +92,8 @@ FLOORS: dict[str, dict[str, dict[str, float]]] = {
             "recall_at_5": 0.96,
             "fact_rate": 0.79,
             "citation_precision": 0.83,
-            "abstention_out": 0.83,
-            "abstention_hard_out": 0.07,
+            "abstention_out": 0.85,
+            "abstention_hard_out": 0.11,
         },
     },
     "followups": {
@@ -121,7 +121,7 @@ FALSE_ABSTENTION_CEILINGS = {
         "en": 0.04,
     },
     "holdout": {
-        "zh": 0.06,
+        "zh": 0.05,
         "en": 0.05,
     },
     "followups": {

@@ -35,6 +35,20 @@ def test_trees_predict_as_lightgbm_does(objective: str) -> None:
     assert trees.probability(np.zeros((0, 3))).shape == (0,)
 
 
+def test_averaged_trees_score_the_mean_margin() -> None:
+    """The gate is several bagged fits averaged into one Trees (training.GATE_SEEDS)."""
+    fits = [fitted({"objective": "binary", "bagging_fraction": 0.7, "bagging_freq": 1}, seed=s) for s in (0, 1, 2)]
+    x = fits[0][1]
+    trees = [from_lightgbm(booster, ("a", "b", "c")) for booster, _ in fits]
+    mean = np.mean([t.margin(x) for t in trees], axis=0)
+    averaged = Trees.averaged(trees)
+    assert np.allclose(averaged.margin(x), mean, atol=1e-9)
+    assert not np.allclose(trees[0].margin(x), mean)  # the fits differ: the test can tell
+    assert np.allclose(Trees.from_json(averaged.to_json()).margin(x), mean, atol=1e-5)
+    with pytest.raises(ValueError):
+        Trees.averaged([])
+
+
 def test_a_model_file_round_trips(tmp_path: Path) -> None:
     booster, x = fitted({"objective": "binary"})
     trees = from_lightgbm(booster, ("a", "b", "c"))
