@@ -46,12 +46,12 @@ class Trees:
         if x.shape[0] == 0:
             return np.zeros(0)
         masks = self._masks
-        every = np.iinfo(masks.ruled_out.dtype).max
-        passed = x[:, masks.feature] <= masks.threshold  # (rows, slots, trees)
-        standing = np.bitwise_and.reduce(masks.ruled_out | passed * masks.ruled_out.dtype.type(every), axis=1)
+        failed = x[:, masks.feature] <= masks.threshold  # (rows, slots, trees), then inverted in place
+        np.logical_not(failed, out=failed)
+        standing = ~np.bitwise_or.reduce(failed * masks.rules_out, axis=1)  # (rows, trees)
         lowest = standing & (~standing + standing.dtype.type(1))
-        leftmost = np.log2(lowest.astype(np.float64)).astype(np.int64)
-        return self.base + self.rate * masks.leaf_value[masks.trees, leftmost].sum(axis=1)
+        leftmost = np.bitwise_count(lowest - standing.dtype.type(1))  # the lowest standing bit's place
+        return self.base + self.rate * masks.leaf_value[masks.first_leaf + leftmost].sum(axis=1)
 
     @cached_property
     def _masks(self) -> _LeafMasks:
@@ -132,9 +132,9 @@ class _LeafMasks:
 
     feature: np.ndarray  # (slots, trees) the feature each split tests
     threshold: np.ndarray  # (slots, trees)
-    ruled_out: np.ndarray  # (slots, trees) uint32 or uint64: bit i clear where the split failing rules out leaf i
-    leaf_value: np.ndarray  # (trees, leaves) in left-to-right order
-    trees: np.ndarray  # (trees,) 0, 1, …
+    rules_out: np.ndarray  # (slots, trees) uint32 or uint64: bit i set where the split failing rules out leaf i
+    leaf_value: np.ndarray  # (trees × leaves,) each tree's leaves in left-to-right order, tree after tree
+    first_leaf: np.ndarray  # (trees,) where each tree's leaves start in leaf_value
 
     @classmethod
     def of(cls, trees: Trees) -> _LeafMasks:
@@ -162,14 +162,13 @@ class _LeafMasks:
         slots = max([1, *(len(m) for m in splits)])
         width = max(len(v) for v in values)
         bits = np.uint32 if width <= 32 else np.uint64  # half the memory to sweep for trees of up to 32 leaves
-        every = int(np.iinfo(bits).max)
         padded = [m + [(0, np.inf, 0)] * (slots - len(m)) for m in splits]
         return cls(
             feature=np.array([[m[j][0] for m in padded] for j in range(slots)], dtype=np.int64),
             threshold=np.array([[m[j][1] for m in padded] for j in range(slots)], dtype=np.float64),
-            ruled_out=np.array([[every ^ m[j][2] for m in padded] for j in range(slots)], dtype=bits),
-            leaf_value=np.array([v + [0.0] * (width - len(v)) for v in values], dtype=np.float64),
-            trees=np.arange(len(values)),
+            rules_out=np.array([[m[j][2] for m in padded] for j in range(slots)], dtype=bits),
+            leaf_value=np.array([x for v in values for x in v + [0.0] * (width - len(v))], dtype=np.float64),
+            first_leaf=np.arange(len(values)) * width,
         )
 
 
