@@ -36,7 +36,7 @@ def test_trees_predict_as_lightgbm_does(objective: str) -> None:
 
 
 def test_averaged_trees_score_the_mean_margin() -> None:
-    """The gate is several bagged fits averaged into one Trees (training.GATE_SEEDS)."""
+    """The scorer and the gate are bagged fits averaged into one Trees (training.SCORER_SEEDS, GATE_SEEDS)."""
     fits = [fitted({"objective": "binary", "bagging_fraction": 0.7, "bagging_freq": 1}, seed=s) for s in (0, 1, 2)]
     x = fits[0][1]
     trees = [from_lightgbm(booster, ("a", "b", "c")) for booster, _ in fits]
