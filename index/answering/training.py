@@ -110,17 +110,27 @@ def _scorer_rows(examples: Sequence[Example]) -> tuple[np.ndarray, np.ndarray, n
     )
 
 
+def _bagged(
+    seeds: int,
+    features: tuple[str, ...],
+    x: np.ndarray,
+    y: np.ndarray,
+    weights: np.ndarray,
+    params: dict,
+    group: np.ndarray | None = None,
+) -> Trees:
+    """``seeds`` fits (seeds SEED, SEED + 1, …) of the same trees, their margins averaged as one Trees."""
+    fits = [_fit(x, y, weights, params, group, seed=SEED + i) for i in range(seeds)]
+    return Trees.averaged([from_lightgbm(fit, features) for fit in fits])
+
+
 def _scorer(examples: Sequence[Example]) -> Trees:
-    """The scorer: SCORER_SEEDS bagged ranking fits, their margins averaged."""
     x, y, weights, group = _scorer_rows(examples)
-    fits = [_fit(x, y, weights, SCORER_TREES, group, seed=SEED + i) for i in range(SCORER_SEEDS)]
-    return Trees.averaged([from_lightgbm(fit, CANDIDATE_FEATURES) for fit in fits])
+    return _bagged(SCORER_SEEDS, CANDIDATE_FEATURES, x, y, weights, SCORER_TREES, group=group)
 
 
 def _gate(x: np.ndarray, answerable: np.ndarray, weights: np.ndarray) -> Trees:
-    """The gate: GATE_SEEDS bagged fits, averaged."""
-    fits = [_fit(x, answerable, weights, GATE_TREES, seed=SEED + i) for i in range(GATE_SEEDS)]
-    return Trees.averaged([from_lightgbm(fit, GATE_FEATURES) for fit in fits])
+    return _bagged(GATE_SEEDS, GATE_FEATURES, x, answerable, weights, GATE_TREES)
 
 
 def _fold(group: str) -> int:
