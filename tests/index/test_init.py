@@ -86,3 +86,15 @@ def test_no_import_circles() -> None:
 
     for name in sorted(graph):
         visit(name, [])
+
+
+def test_one_blas_thread_unless_the_environment_says_otherwise() -> None:
+    """The answer path's products are small; a second BLAS thread only waits beside the encoder's."""
+    probe = "import os, index; print(os.environ.get('OPENBLAS_NUM_THREADS'), sorted(index.APPLIED_DEFAULTS))"
+    env = {k: v for k, v in cli_env().items() if k != "OPENBLAS_NUM_THREADS"}
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=REPO, env=env, timeout=60)
+    assert done.stdout.split() == ["1", "['OPENBLAS_NUM_THREADS']"], done.stderr
+    mine = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=REPO, env=env | {"OPENBLAS_NUM_THREADS": "4"}
+    )
+    assert mine.stdout.split() == ["4", "[]"], mine.stderr
