@@ -35,6 +35,21 @@ def test_trees_predict_as_lightgbm_does(objective: str) -> None:
     assert trees.probability(np.zeros((0, 3))).shape == (0,)
 
 
+def test_float32_rows_go_the_way_their_float64_values_do() -> None:
+    """The features are float32 and margin compares them with float32 thresholds, rounded down: a
+    value on either side of, or at, a split point (rounded to float32) must exit where it would exactly."""
+    booster, _ = fitted({"objective": "binary"})
+    trees = from_lightgbm(booster, ("a", "b", "c"))
+    split_points = np.unique(trees.threshold[trees.feature >= 0])
+    rounded = split_points.astype(np.float32)
+    near = np.concatenate([rounded, *(np.nextafter(rounded, np.float32(to)) for to in (-np.inf, np.inf))])
+    rows = np.resize(near, (len(near), 3)).astype(np.float32)
+    rows[:, 1] = np.roll(rows[:, 0], 7)
+    rows[:, 2] = np.roll(rows[:, 0], 13)
+    assert np.array_equal(trees.margin(rows), trees.margin(rows.astype(np.float64)))
+    assert np.allclose(trees.margin(rows.astype(np.float64)), booster.predict(rows, raw_score=True), atol=1e-9)
+
+
 def test_averaged_trees_score_the_mean_margin() -> None:
     """The scorer and the gate are bagged fits averaged into one Trees (training.SCORER_SEEDS, GATE_SEEDS)."""
     fits = [fitted({"objective": "binary", "bagging_fraction": 0.7, "bagging_freq": 1}, seed=s) for s in (0, 1, 2)]
