@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -80,12 +81,18 @@ class LexicalIndex:
         self.vocabulary = frozenset(vocab) - {"", _EMPTY_DOCUMENT}  # bm25s's and our placeholders
         return self
 
+    @cached_property
+    def _scores(self) -> dict[str, np.ndarray]:
+        """bm25s's score matrix as plain arrays: indexing a loaded index's memory maps made a memmap
+        object each time, a few per question."""
+        return {key: np.asarray(self._bm25.scores[key]) for key in ("data", "indices", "indptr")}
+
     def _postings(self, token: str) -> tuple[int, int]:
         """Where the token's documents lie in the score matrix's indices ((0, 0) for none)."""
         if token not in self.vocabulary:
             return 0, 0
         column = self._bm25.vocab_dict[token]
-        indptr = self._bm25.scores["indptr"]
+        indptr = self._scores["indptr"]
         return int(indptr[column]), int(indptr[column + 1])
 
     def document_frequency(self, token: str) -> int:
@@ -96,7 +103,7 @@ class LexicalIndex:
     def documents_with(self, token: str, limit: int) -> list[int]:
         """The first ``limit`` documents (by position) that contain the token."""
         start, end = self._postings(token)
-        return [int(i) for i in self._bm25.scores["indices"][start : min(end, start + limit)]]
+        return [int(i) for i in self._scores["indices"][start : min(end, start + limit)]]
 
     def _idf(self, documents: int) -> float:
         """BM25's idf for a term in this many documents, as bm25s's "lucene" method (ours) computes it."""
@@ -112,7 +119,7 @@ class LexicalIndex:
         total = self.scores(single).astype(np.float64)
         if self._size == 0:
             return total.astype(np.float32)
-        data, indices = self._bm25.scores["data"], self._bm25.scores["indices"]
+        data, indices = self._scores["data"], self._scores["indices"]
         for group in (g for g in groups if len(g) > 1):
             best = np.zeros(self._size, dtype=np.float64)  # 0 where no form occurs
             for token in dict.fromkeys(t for t in group if t in self.vocabulary):

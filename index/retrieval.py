@@ -221,7 +221,7 @@ class Retriever:
 
         lang = bias_language(language)
         cand = np.array(candidates, dtype=np.int64)
-        raw = np.stack([stored.vectors.reconstruct(int(i)) for i in cand]) @ query_vector
+        raw = stored.vectors.reconstruct_batch(cand) @ query_vector
         adjusted = raw - params.bias_weight * stored.background.chunk_bias[lang][cand]
         sentence_scores: dict[int, float] = {}
         for pos, chunk in enumerate(candidates):

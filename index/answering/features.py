@@ -148,9 +148,12 @@ def candidate_matrix(
     order = np.argsort(-cos, kind="stable")
     cos_rank = np.empty(len(candidates))
     cos_rank[order] = np.arange(len(candidates))
-    lex = np.array([terms.share(t) for t in tokens])
+    # a sentence's shares are read for itself and for its neighbours (mostly candidates too): once each
+    shares = {c.sentence: terms.share(t) for c, t in zip(candidates, tokens, strict=True)}
+    pairs = {c.sentence: _bigram_share(terms, t) for c, t in zip(candidates, texts, strict=True)}
+    lex = np.array([shares[c.sentence] for c in candidates])
     lex_local = _local_shares(terms, tokens)
-    bigram = np.array([_bigram_share(terms, t) for t in texts])
+    bigram = np.array([pairs[c.sentence] for c in candidates])
     top_fused = hits[0].score if hits else 1.0
     top_dense = max((h.dense_adjusted for h in hits), default=0.0)
     top_lexical = max((h.lexical for h in hits), default=0.0)
@@ -163,16 +166,24 @@ def candidate_matrix(
     for c, value in zip(candidates, cos, strict=True):
         chunk = stored.sentences[c.sentence].chunk
         best_in_chunk[chunk] = max(best_in_chunk.get(chunk, -1.0), float(value))
+
+    def neighbour(sid: int, chunk: int) -> tuple[float, float]:
+        """The word and character-pair shares of a sentence of the same passage; 0 past its ends."""
+        if sid not in shares:
+            text = _neighbour(stored, sid, chunk)
+            shares[sid], pairs[sid] = (terms.share(token_set(text)), _bigram_share(terms, text)) if text else (0, 0)
+        return shares[sid], pairs[sid]
+
     rows = []
     for i, c in enumerate(candidates):
         sentence = stored.sentences[c.sentence]
         own = stored.sentences_of(sentence.chunk)
         hit = hits[c.passage_rank]
-        previous = _neighbour(stored, c.sentence - 1, sentence.chunk)
-        following = _neighbour(stored, c.sentence + 1, sentence.chunk)
+        lex_prev, bigram_prev = neighbour(c.sentence - 1, sentence.chunk) if c.sentence > own.start else (0, 0)
+        lex_next, bigram_next = neighbour(c.sentence + 1, sentence.chunk) if c.sentence < own.stop - 1 else (0, 0)
         if sentence.chunk not in passage_share:
             passage_share[sentence.chunk] = terms.share(token_set(stored.chunks[sentence.chunk].text))
-        content = [t for t in tokens[i] if not _LATIN_TOKEN.fullmatch(t)]
+        content = _content_tokens(tokens[i])
         rows.append(
             [
                 cos[i],
@@ -185,26 +196,32 @@ def candidate_matrix(
                 lex[i],
                 lex_best - lex[i],
                 terms.count_share(tokens[i]),
-                terms.share(token_set(previous)) if previous else 0.0,
-                terms.share(token_set(following)) if following else 0.0,
+                lex_prev,
+                lex_next,
                 passage_share[sentence.chunk],
                 lex_local[i],
                 bigram[i],
                 bigram_best - bigram[i],
-                _bigram_share(terms, previous) if previous else 0.0,
-                _bigram_share(terms, following) if following else 0.0,
+                bigram_prev,
+                bigram_next,
                 len(terms.latin & tokens[i]) / len(terms.latin) if terms.latin else 0.0,
                 math.log1p(len(texts[i])),
                 1.0 if c.sentence == own.start else 0.0,
                 1.0 if c.sentence == own.stop - 1 else 0.0,
                 1.0 if cos[i] >= best_in_chunk[sentence.chunk] else 0.0,
-                sum(1 for t in content if t not in question_tokens) / len(content) if content else 0.0,
+                len(content - question_tokens) / len(content) if content else 0.0,
                 english,
                 *asked,
                 *held_vector(texts[i]),
             ]
         )
     return np.asarray(rows, dtype=np.float32)
+
+
+@lru_cache(maxsize=131072)
+def _content_tokens(tokens: frozenset[str]) -> frozenset[str]:
+    """A sentence's tokens but its Latin-script words and numbers (read once per sentence)."""
+    return frozenset(t for t in tokens if not _LATIN_TOKEN.fullmatch(t))
 
 
 def _local_shares(terms: Terms, tokens: Sequence[frozenset[str]]) -> np.ndarray:
