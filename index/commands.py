@@ -156,6 +156,7 @@ def ask(args: argparse.Namespace, settings: IndexSettings) -> int:
 def _ask_stream(settings: IndexSettings, k: int | None, mode: str, llm: bool | None = None) -> int:
     """One question per stdin line → one JSON object per line; the model is loaded once."""
     engine = _engine(settings, llm)
+    engine.warm_up()
     for line in _stdin_lines():
         if not line.strip():
             continue
