@@ -223,14 +223,16 @@ class Retriever:
         cand = np.array(candidates, dtype=np.int64)
         raw = stored.vectors.reconstruct_batch(cand) @ query_vector
         adjusted = raw - params.bias_weight * stored.background.chunk_bias[lang][cand]
-        sentence_scores: dict[int, float] = {}
-        for pos, chunk in enumerate(candidates):
-            own = stored.sentences_of(chunk)
-            if own:
-                sims = stored.sentence_vectors[own.start : own.stop] @ query_vector
-                sims = sims - params.bias_weight * stored.background.sentence_bias[lang][own.start : own.stop]
-                sentence_scores.update(zip(own, sims.tolist(), strict=True))
-                adjusted[pos] = max(adjusted[pos], float(sims.max()))
+        # the candidates' sentences in one product; a passage scores as its best sentence when that beats it
+        spans = [stored.sentences_of(chunk) for chunk in candidates]
+        rows = np.fromiter((s for span in spans for s in span), dtype=np.int64)
+        sims = stored.sentence_vectors[rows] @ query_vector
+        sims = sims - params.bias_weight * stored.background.sentence_bias[lang][rows]
+        sentence_scores = dict(zip(rows.tolist(), sims.tolist(), strict=True))
+        filled = np.array([len(span) > 0 for span in spans])
+        if filled.any():
+            starts = np.cumsum([0, *(len(span) for span in spans)])[:-1][filled]
+            adjusted[filled] = np.maximum(adjusted[filled], np.maximum.reduceat(sims, starts))
         dense_of = dict(zip(candidates, adjusted.tolist(), strict=True))
         raw_of = dict(zip(candidates, raw.tolist(), strict=True))
         dense_order = sorted(candidates, key=lambda c: (-dense_of[c], c))

@@ -107,6 +107,16 @@ class Background:
     chunk_bias: dict[str, np.ndarray]
     sentence_bias: dict[str, np.ndarray]
 
+    @cached_property
+    def top_mean(self) -> float:
+        """The background questions' mean best cosine over the chunks, and its spread (read by every
+        question's gate)."""
+        return float(self.top.mean())
+
+    @cached_property
+    def top_spread(self) -> float:
+        return float(self.top.std()) or 1e-6
+
     def arrays(self) -> dict[str, np.ndarray]:
         import numpy as np
 

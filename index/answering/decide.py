@@ -71,13 +71,12 @@ def retrieval_evidence(
     tokens = [token_set(text) for text in passages]
     pairs = [bigram_set(text) for text in passages]
     dense_top = max((h.dense for h in hits), default=0.0)
-    spread = float(background.top.std()) or 1e-6
     agree = bool(outcome.dense_order and outcome.lexical_order) and outcome.dense_order[0] == outcome.lexical_order[0]
     return np.array(
         [
             dense_top,
             max((h.dense_adjusted for h in hits), default=0.0),
-            (dense_top - float(background.top.mean())) / spread,
+            (dense_top - background.top_mean) / background.top_spread,
             float((background.vectors @ own_vector).max()) if len(background.vectors) else 0.0,
             len(terms.absent) / max(1, terms.words),
             float(terms.words),

@@ -161,11 +161,11 @@ def candidate_matrix(
     english = 0.0 if language == "zh" else 1.0
     question_tokens = frozenset().union(*terms.groups) if terms.groups else frozenset()
     cos_best, lex_best, bigram_best = cos.max(), lex.max(), bigram.max()
-    passage_share: dict[int, float] = {}  # candidates of one passage share its text
+    chunks = [stored.sentences[c.sentence].chunk for c in candidates]
     best_in_chunk: dict[int, float] = {}
-    for c, value in zip(candidates, cos, strict=True):
-        chunk = stored.sentences[c.sentence].chunk
-        best_in_chunk[chunk] = max(best_in_chunk.get(chunk, -1.0), float(value))
+    for chunk, value in zip(chunks, cos.tolist(), strict=True):
+        best_in_chunk[chunk] = max(best_in_chunk.get(chunk, -1.0), value)
+    passage_share = {chunk: terms.share(token_set(stored.chunks[chunk].text)) for chunk in dict.fromkeys(chunks)}
 
     def neighbour(sid: int, chunk: int) -> tuple[float, float]:
         """The word and character-pair shares of a sentence of the same passage; 0 past its ends."""
@@ -174,48 +174,53 @@ def candidate_matrix(
             shares[sid], pairs[sid] = (terms.share(token_set(text)), _bigram_share(terms, text)) if text else (0, 0)
         return shares[sid], pairs[sid]
 
-    rows = []
-    for i, c in enumerate(candidates):
-        sentence = stored.sentences[c.sentence]
-        own = stored.sentences_of(sentence.chunk)
-        hit = hits[c.passage_rank]
-        lex_prev, bigram_prev = neighbour(c.sentence - 1, sentence.chunk) if c.sentence > own.start else (0, 0)
-        lex_next, bigram_next = neighbour(c.sentence + 1, sentence.chunk) if c.sentence < own.stop - 1 else (0, 0)
-        if sentence.chunk not in passage_share:
-            passage_share[sentence.chunk] = terms.share(token_set(stored.chunks[sentence.chunk].text))
-        content = _content_tokens(tokens[i])
-        rows.append(
-            [
-                cos[i],
-                cos_best - cos[i],
-                1.0 / (1.0 + cos_rank[i]),
-                float(c.passage_rank),
-                hit.score / top_fused if top_fused else 0.0,
-                top_dense - hit.dense_adjusted,
-                hit.lexical / top_lexical if top_lexical > 0 else 0.0,
-                lex[i],
-                lex_best - lex[i],
-                terms.count_share(tokens[i]),
-                lex_prev,
-                lex_next,
-                passage_share[sentence.chunk],
-                lex_local[i],
-                bigram[i],
-                bigram_best - bigram[i],
-                bigram_prev,
-                bigram_next,
-                len(terms.latin & tokens[i]) / len(terms.latin) if terms.latin else 0.0,
-                math.log1p(len(texts[i])),
-                1.0 if c.sentence == own.start else 0.0,
-                1.0 if c.sentence == own.stop - 1 else 0.0,
-                1.0 if cos[i] >= best_in_chunk[sentence.chunk] else 0.0,
-                len(content - question_tokens) / len(content) if content else 0.0,
-                english,
-                *asked,
-                *held_vector(texts[i]),
-            ]
-        )
-    return np.asarray(rows, dtype=np.float32)
+    spans = [stored.sentences_of(chunk) for chunk in chunks]
+    before = [
+        neighbour(c.sentence - 1, chunk) if c.sentence > span.start else (0, 0)
+        for c, chunk, span in zip(candidates, chunks, spans, strict=True)
+    ]
+    after = [
+        neighbour(c.sentence + 1, chunk) if c.sentence < span.stop - 1 else (0, 0)
+        for c, chunk, span in zip(candidates, chunks, spans, strict=True)
+    ]
+    ranks = np.array([c.passage_rank for c in candidates])
+    fused = np.array([h.score / top_fused if top_fused else 0.0 for h in hits])
+    dense_gap = np.array([top_dense - h.dense_adjusted for h in hits])
+    lexical = np.array([h.lexical / top_lexical if top_lexical > 0 else 0.0 for h in hits])
+    contents = [_content_tokens(t) for t in tokens]
+    latin = len(terms.latin)
+    columns = [
+        cos,
+        cos_best - cos,
+        1.0 / (1.0 + cos_rank),
+        ranks.astype(float),
+        fused[ranks],
+        dense_gap[ranks],
+        lexical[ranks],
+        lex,
+        lex_best - lex,
+        [terms.count_share(t) for t in tokens],
+        [b[0] for b in before],
+        [a[0] for a in after],
+        [passage_share[chunk] for chunk in chunks],
+        lex_local,
+        bigram,
+        bigram_best - bigram,
+        [b[1] for b in before],
+        [a[1] for a in after],
+        [len(terms.latin & t) / latin if latin else 0.0 for t in tokens],
+        [math.log1p(len(text)) for text in texts],
+        [1.0 if c.sentence == span.start else 0.0 for c, span in zip(candidates, spans, strict=True)],
+        [1.0 if c.sentence == span.stop - 1 else 0.0 for c, span in zip(candidates, spans, strict=True)],
+        [1.0 if value >= best_in_chunk[chunk] else 0.0 for value, chunk in zip(cos.tolist(), chunks, strict=True)],
+        [len(content - question_tokens) / len(content) if content else 0.0 for content in contents],
+    ]
+    matrix = np.empty((len(candidates), len(CANDIDATE_FEATURES)), dtype=np.float32)
+    matrix[:, : len(columns)] = np.array(columns, dtype=np.float64).T
+    matrix[:, len(columns)] = english
+    matrix[:, len(columns) + 1 : len(columns) + 1 + len(asked)] = asked
+    matrix[:, len(columns) + 1 + len(asked) :] = [held_vector(text) for text in texts]
+    return matrix
 
 
 @lru_cache(maxsize=131072)
