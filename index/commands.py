@@ -111,13 +111,14 @@ def _say(line: str) -> None:
     print(line, file=sys.stderr)
 
 
-def _engine(settings: IndexSettings, llm: bool | None = False):  # type: ignore[no-untyped-def]
-    """An Engine over the index, building it first (said on stderr) if there is none yet."""
+def _engine(settings: IndexSettings, llm: bool | None = False, warm: bool = False):  # type: ignore[no-untyped-def]
+    """An Engine over the index, building it first (said on stderr) if there is none yet; ``warm``:
+    with the model loaded and the glossary's words embedded, as the bot starts."""
     from index.llm_settings import llm_for_flag
     from index.startup import open_engine
 
     llm_settings = llm_for_flag(llm)  # a bad LLM_* setting fails now, before any build
-    return open_engine(settings, llm_settings, report=_say)
+    return open_engine(settings, llm_settings, report=_say, warm=warm)
 
 
 def _k(args: argparse.Namespace) -> int | None:
@@ -155,8 +156,7 @@ def ask(args: argparse.Namespace, settings: IndexSettings) -> int:
 
 def _ask_stream(settings: IndexSettings, k: int | None, mode: str, llm: bool | None = None) -> int:
     """One question per stdin line → one JSON object per line; the model is loaded once."""
-    engine = _engine(settings, llm)
-    engine.warm_up()
+    engine = _engine(settings, llm, warm=True)  # each question then costs one encode, not its new words' too
     for line in _stdin_lines():
         if not line.strip():
             continue

@@ -229,9 +229,10 @@ class Retriever:
         sims = stored.sentence_vectors[rows] @ query_vector
         sims = sims - params.bias_weight * stored.background.sentence_bias[lang][rows]
         sentence_scores = dict(zip(rows.tolist(), sims.tolist(), strict=True))
-        filled = np.array([len(span) > 0 for span in spans])
+        lengths = np.array([len(span) for span in spans])
+        filled = lengths > 0
         if filled.any():
-            starts = np.cumsum([0, *(len(span) for span in spans)])[:-1][filled]
+            starts = (np.cumsum(lengths) - lengths)[filled]
             adjusted[filled] = np.maximum(adjusted[filled], np.maximum.reduceat(sims, starts))
         dense_of = dict(zip(candidates, adjusted.tolist(), strict=True))
         raw_of = dict(zip(candidates, raw.tolist(), strict=True))

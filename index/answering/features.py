@@ -162,8 +162,9 @@ def candidate_matrix(
     question_tokens = frozenset().union(*terms.groups) if terms.groups else frozenset()
     cos_best, lex_best, bigram_best = cos.max(), lex.max(), bigram.max()
     chunks = [stored.sentences[c.sentence].chunk for c in candidates]
+    cosines = cos.tolist()
     best_in_chunk: dict[int, float] = {}
-    for chunk, value in zip(chunks, cos.tolist(), strict=True):
+    for chunk, value in zip(chunks, cosines, strict=True):
         best_in_chunk[chunk] = max(best_in_chunk.get(chunk, -1.0), value)
     passage_share = {chunk: terms.share(token_set(stored.chunks[chunk].text)) for chunk in dict.fromkeys(chunks)}
 
@@ -212,7 +213,7 @@ def candidate_matrix(
         [math.log1p(len(text)) for text in texts],
         [1.0 if c.sentence == span.start else 0.0 for c, span in zip(candidates, spans, strict=True)],
         [1.0 if c.sentence == span.stop - 1 else 0.0 for c, span in zip(candidates, spans, strict=True)],
-        [1.0 if value >= best_in_chunk[chunk] else 0.0 for value, chunk in zip(cos.tolist(), chunks, strict=True)],
+        [1.0 if value >= best_in_chunk[chunk] else 0.0 for value, chunk in zip(cosines, chunks, strict=True)],
         [len(content - question_tokens) / len(content) if content else 0.0 for content in contents],
     ]
     matrix = np.empty((len(candidates), len(CANDIDATE_FEATURES)), dtype=np.float32)
