@@ -111,6 +111,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     tr.add_argument("--output", type=Path, metavar="FILE", help="model file (default: the package's)")
 
+    gl = sub.add_parser("glosses", help="choose each dictionary word's English gloss with e5 (reproducible; minutes)")
+    gl.add_argument("--public-dir", type=Path, metavar="DIR", help="the public sets (default ../shared/eval/public)")
+    gl.add_argument("--output", type=Path, metavar="FILE", help="table file (default: the package's)")
+
     local = sub.add_parser("local-model", parents=[common], help="assemble the local GGUF model (needs network)")
     local.add_argument("--cache", type=Path, default=Path("var/models"), metavar="DIR", help="where to keep it")
     return parser

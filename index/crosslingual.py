@@ -111,6 +111,17 @@ def _scan_entries(words: set[str]) -> dict[str, list[Entry]]:
     return found
 
 
+def every_entry() -> dict[str, list[Entry]]:
+    """Every simplified headword's entries, in the dictionary's order (offline work: glosses)."""
+    found: dict[str, list[Entry]] = {}
+    with dictionary_path().open(encoding="utf-8") as handle:
+        for line in handle:
+            match = None if line.startswith("#") else _LINE.match(line)
+            if match:
+                found.setdefault(match.group(1), []).append((match.group(2), match.group(3)))
+    return found
+
+
 def _look_up_entries(words: set[str]) -> dict[str, list[Entry]]:
     """The entries of a few words, found by searching the file for " <word> [" (every entry line
     has it: traditional, simplified, then the pinyin in brackets), each hit checked like a scan."""

@@ -3,8 +3,9 @@
 The index stores the other direction (crosslingual.py: English stem → Chinese corpus words, for
 search). An answer needs readable English for a Chinese word — 发布 → "release", 马斯克 → "Elon
 Musk", 算力 → "compute" — from the same sources: the hand-written tech terms first (CC-CEDICT
-predates most of them), then CC-CEDICT's first plain gloss. Made lazily, once per index version,
-under a lock; a question costs dictionary look-ups.
+predates most of them), then the CC-CEDICT gloss closest to the word in e5 (glosses.py: 输入 →
+"input", not "import"). Made lazily, once per index version, under a lock; a question costs
+dictionary look-ups.
 """
 
 from __future__ import annotations
@@ -15,45 +16,63 @@ from collections.abc import Iterable, Mapping
 
 from index.crosslingual import dictionary_entries
 from index.english import BRACKETED_NAME
+from index.glosses import chosen_gloss
 from index.tokenizer import term_pairs, tokenize
 
 MAX_GLOSS_WORDS = 4  # a longer gloss explains rather than translates
 _HAN = re.compile(r"[\u3400-\u9fff]")
 _PAREN = re.compile(r"\([^)]*\)|\[[^\]]*\]")
 _SKIP = ("CL:", "abbr.", "variant of", "surname", "old variant", "see ", "also written", "used in", "erhua",
-         "Taiwan pr.", "classifier", "(bound form)", "(literary)", "(old)", "(archaic)", "(dialect)")  # fmt: skip
+         "Taiwan pr.", "classifier", "(bound form)", "(literary)", "(old)", "(archaic)", "(dialect)",
+         "lit. ", "cf. ", "pr. ", "trad. ")  # fmt: skip
+_FIGURATIVE = "fig. "  # an idiom's meaning, after its literal sense (which _SKIP leaves out)
 _NAME = re.compile(r"[A-Z][A-Za-z.'-]*(?: [A-Z][A-Za-z.'-]*)*")
 
 
-def readable_gloss(pinyin: str, definitions: str) -> str | None:
-    """An entry's shortest gloss that reads as a translation, the first of equally short ones:
-    'to release' → 'release', 'to send back information/feedback' → 'feedback' (a dictionary
-    explains a sense first and names it after; the name is what a translation says); a person's
-    or place's entry (capitalised pinyin) by its name ('Elon Musk (1971-), …' → 'Elon Musk')."""
-    best: str | None = None
+def readable_glosses(pinyin: str, definitions: str) -> list[str]:
+    """An entry's glosses that read as translations, once each, in the dictionary's order: 'to
+    release' → 'release'; none longer than MAX_GLOSS_WORDS, none explaining in Chinese; a person's
+    or place's entry (capitalised pinyin) by its name only ('Elon Musk (1971-), …' → 'Elon Musk')."""
+    found: list[str] = []
     for gloss in definitions.split("/"):
         gloss = gloss.strip()
         if not gloss or gloss.startswith(_SKIP) or "variant of" in gloss:
             continue
-        plain = " ".join(_PAREN.sub(" ", gloss).split()).strip(" ,;")
+        plain = " ".join(_PAREN.sub(" ", gloss.removeprefix(_FIGURATIVE)).split()).strip(" ,;")
         if pinyin[:1].isupper():
             name = _NAME.match(plain)
-            return name.group(0) if name else None
+            return [name.group(0)] if name else []
         plain = re.sub(r"^to ", "", plain.split(";")[0].split(",")[0].strip()).strip(" ?!.")
         readable = bool(plain) and len(plain.split()) <= MAX_GLOSS_WORDS and not _HAN.search(plain)
-        if readable and (best is None or len(plain.split()) < len(best.split())):
-            best = plain
-    return best
+        if readable and plain not in found:
+            found.append(plain)
+    return found
 
 
-def _best_gloss(entries: list[tuple[str, str]]) -> str | None:
-    """A common word's sense before a name's: 比 is 'to compare' before 'Belgium'."""
-    ordered = sorted(entries, key=lambda entry: entry[0][:1].isupper())
-    for pinyin, definitions in ordered:
-        gloss = readable_gloss(pinyin, definitions)
-        if gloss:
-            return gloss
-    return None
+def readable_gloss(pinyin: str, definitions: str) -> str | None:
+    """An entry's shortest readable gloss, the first of equally short ones: 'to send back
+    information/feedback' → 'feedback' (a dictionary explains a sense first and names it after)."""
+    return shortest(readable_glosses(pinyin, definitions))
+
+
+def shortest(glosses: list[str]) -> str | None:
+    return min(glosses, key=lambda gloss: len(gloss.split()), default=None)
+
+
+def gloss_candidates(entries: list[tuple[str, str]]) -> list[str]:
+    """A word's readable glosses over its entries, a common word's senses before a name's (比 is
+    'to compare' before 'Belgium'); a name only when the word has no common sense."""
+    common = [g for pinyin, d in entries if not pinyin[:1].isupper() for g in readable_glosses(pinyin, d)]
+    if common:
+        return list(dict.fromkeys(common))
+    return [g for pinyin, d in entries for g in readable_glosses(pinyin, d)][:1]
+
+
+def best_gloss(word: str, entries: list[tuple[str, str]]) -> str | None:
+    """The gloss closest to the word in the embedder's space where the packaged table has it
+    (glosses.py: 输入 → 'input', not 'import'), else the shortest."""
+    candidates = gloss_candidates(entries)
+    return chosen_gloss(word, candidates) or shortest(candidates)
 
 
 class Lexicon(dict[str, str]):
@@ -105,7 +124,7 @@ def build_lexicon(words: Iterable[str], names: Mapping[str, str] | None = None) 
         lexicon.setdefault(chinese, english)
     entries = dictionary_entries(wanted - lexicon.keys())
     for word, found in entries.items():
-        gloss = _best_gloss(found)
+        gloss = best_gloss(word, found)
         if gloss:
             lexicon[word] = gloss
     lexicon.update(names or {})
@@ -154,10 +173,14 @@ def english_vocabulary() -> frozenset[str]:
 
 __all__ = [
     "Lexicon",
+    "best_gloss",
     "build_lexicon",
     "corpus_words",
     "english_vocabulary",
+    "gloss_candidates",
     "lexicon_for",
     "own_names",
     "readable_gloss",
+    "readable_glosses",
+    "shortest",
 ]
