@@ -29,7 +29,9 @@ from index.answering.question_type import asks_for_several
 from index.answering.understand import Conversation, Query, understand
 from index.answering.units import list_item
 from index.config import IndexSettings
+from index.crosslingual import stem
 from index.embedding import Embedder, get_embedder
+from index.english_answer import lexicon_of
 from index.errors import IndexLoadError
 from index.followup import refers_back
 from index.llm_answer import PartialHandler, generated
@@ -138,12 +140,15 @@ class Engine:
         return version
 
     def warm_up(self) -> None:
-        """Load the index, the model and the tokenizer, and embed the glossary's words, so that
-        the first question is as fast as the rest (and a burst of first questions doesn't make
-        them all at once)."""
+        """Load the index, the model (with its trees' leaf masks), the tokenizer, the stemmer and
+        the English line's lexicon, and embed the glossary's words, so that the first question is
+        as fast as the rest (and a burst of first questions doesn't make them all at once). A
+        hot-reloaded version makes its lexicon at its first English answer."""
         stored = self.snapshot.stored
-        self.model  # noqa: B018 -- read now, not at the first question
+        self.model.prepare()
         warm_up_tokenizer()
+        stem("warm")  # Snowball's stemmer, which English questions' words go through
+        lexicon_of(stored)  # the English line's words
         self.embedder.encode_queries(["warm-up"])
         if self.params.translation_weight > 0:
             self._learn_words([w for words in stored.glossary.values() for w in words])

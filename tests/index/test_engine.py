@@ -207,11 +207,20 @@ def test_a_conversation_is_its_earlier_questions_oldest_first(engine) -> None:  
 
 
 def test_warm_up_makes_the_tokenizer(engine) -> None:  # type: ignore[no-untyped-def]
-    """Every lazy structure a question touches exists before the first question: the tokenizer too."""
-    from index import tokenizer
+    """Every lazy structure a question touches exists before the first question: the tokenizer,
+    the stemmer, the trees' leaf masks and the English line's lexicon too."""
+    from index import crosslingual, lexicon, tokenizer
 
     tokenizer._jieba_for.cache_clear()
+    crosslingual._stemmer.cache_clear()
+    lexicon._lexicons.clear()
     engine.warm_up()
-    assert tokenizer._jieba_for.cache_info().currsize == 1
+    assert tokenizer._jieba_for.cache_info().currsize == 1 and crosslingual._stemmer.cache_info().currsize == 1
+    assert "_masks" in vars(engine.model.scorer) and "_masks" in vars(engine.model.gate)
+    made = lexicon._lexicons.get(engine.snapshot.version)
+    assert made is not None
     engine.ask("Composer 2.5 基于哪个模型？")
-    assert tokenizer._jieba_for.cache_info().misses == 1  # the question made nothing new
+    english = engine.ask("What is the price of Composer 2.5 per million tokens?")
+    assert not english.abstained and "US$" in english.answer
+    assert tokenizer._jieba_for.cache_info().misses == 1  # the questions made nothing new
+    assert crosslingual._stemmer.cache_info().misses == 1 and lexicon._lexicons[engine.snapshot.version] is made
