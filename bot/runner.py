@@ -27,24 +27,10 @@ def prepare_engine(settings: IndexSettings) -> Engine:
     builds the index first if there is none, and rebuilds one that can't be used (e.g. built for
     another model) rather than not start. Blocking: call before the event loop starts."""
     llm = load_llm_settings()  # LLM_* unset: extractive answers only (a bad value stops the start)
-    # warm: the first question shouldn't be the slow one
+    # warm: the first question shouldn't be the slow one (it asks itself one per language)
     engine = open_engine(settings, llm, report=log.info, rebuild_unusable=True, warm=True)
-    warm_questions(engine)
     log.info("serving index %s (%d chunks)", engine.snapshot.version, len(engine.snapshot.stored.chunks))
     return engine
-
-
-# One question per language the bot answers in: each takes the whole path (clean-up, tokenizer,
-# translation, retrieval, answer), so whatever a question creates lazily exists before the bot
-# says it is ready, and a cold burst of first questions doesn't create it many times at once.
-WARM_QUESTIONS = ("Composer 2.5 是什么？", "What is Composer 2.5?")
-
-
-def warm_questions(engine: Engine) -> None:
-    if engine.generator is not None:
-        return  # a generated answer would call the LLM: the retrieval path is warm from warm_up
-    for question in WARM_QUESTIONS:
-        engine.ask(question)
 
 
 async def serve(settings: BotSettings, engine: Engine, store: FeedbackStore) -> int:

@@ -28,6 +28,7 @@ from index.answering.passages import cited_first, empty_result, including_cited,
 from index.answering.question_type import asks_for_several
 from index.answering.understand import Conversation, Query, understand
 from index.answering.units import list_item
+from index.answering.warm import warm_questions
 from index.config import IndexSettings
 from index.crosslingual import stem
 from index.embedding import Embedder, get_embedder
@@ -141,17 +142,20 @@ class Engine:
 
     def warm_up(self) -> None:
         """Load the index, the model (with its trees' leaf masks), the tokenizer, the stemmer and
-        the English line's lexicon, and embed the glossary's words, so that the first question is
-        as fast as the rest (and a burst of first questions doesn't make them all at once). A
-        hot-reloaded version makes its lexicon at its first English answer."""
+        the English line's lexicon, embed the glossary's words and ask a question in each language
+        made from the corpus (answering/warm.py), so that the first question is as fast as the rest
+        (and a burst of first questions doesn't make them all at once). A hot-reloaded version
+        makes its lexicon at its first English answer."""
         stored = self.snapshot.stored
         self.model.prepare()
         warm_up_tokenizer()
         stem("warm")  # Snowball's stemmer, which English questions' words go through
-        lexicon_of(stored)  # the English line's words
+        lexicon = lexicon_of(stored)  # the English line's words
         self.embedder.encode_queries(["warm-up"])
         if self.params.translation_weight > 0:
             self._learn_words([w for words in stored.glossary.values() for w in words])
+        for question in warm_questions(stored, lexicon):  # the whole path, once per language
+            self.ask(question, use_llm=False)
 
     @property
     def model(self) -> AnswerModel:
