@@ -56,6 +56,8 @@ _LATIN = re.compile(r"[A-Za-z][A-Za-z0-9_.+\-/']*(?:(?:[ ]|[ ]?[+&][ ]?)[A-Za-z0
 BRACKETED_NAME = r"[A-Za-z][A-Za-z0-9 .+\-/']*[A-Za-z0-9.+]"
 _OWN_NAME = re.compile(rf"[（(]\s*({BRACKETED_NAME})\s*[)）]")
 _DROPPED = re.compile(r"[「」『』“”\"《》〈〉【】（）()\[\]…—–·•*#>]")
+_INTERPUNCT = re.compile(r"[·•‧・]")
+_FOREIGN_NAME = re.compile(r"[\u3400-\u9fff]+(?:[·•‧・][\u3400-\u9fff]+)+")
 _ORDINAL_HEADING = re.compile(r"^([一二三四五六七八九十]+|\d+)[、.．]\s*")
 _ZH_DIGITS = "一二三四五六七八九十"
 # a why is answered by a reason, which word-for-word rendering doesn't carry: only exact facts then
@@ -75,6 +77,8 @@ def _segment(text: str, lexicon: Mapping[str, str]) -> list[_Piece]:
     spans: list[tuple[int, int, _Piece]] = []
     for match in _OWN_NAME.finditer(text):
         spans.append((match.start(), match.end(), _Piece("name", match.group(1).strip(), match.group())))
+    for start, end, english in foreign_names(text, getattr(lexicon, "people", {})):
+        spans.append((start, end, _Piece("exact", english, text[start:end])))
     for match in _LATIN.finditer(text):
         if not any(s < match.end() and match.start() < e for s, e, _ in spans):
             spans.append((match.start(), match.end(), _Piece("exact", match.group().strip(" .'"), match.group())))
@@ -104,6 +108,27 @@ def _segment(text: str, lexicon: Mapping[str, str]) -> list[_Piece]:
             pieces.append(piece)
         at = end
     return pieces + _chinese(text[at:], lexicon)
+
+
+def foreign_names(text: str, people: Mapping[str, str]) -> list[tuple[int, int, str]]:
+    """The foreign names in a text as Chinese writes them, parts joined by an interpunct (艾萨克·
+    牛顿), with their English where the dictionary names every part (Isaac Newton): (start, end,
+    English). The first part is the longest run before the interpunct the dictionary names, the
+    last the longest after it; a part named in full (达尔文 "Charles Darwin") gives its first word
+    before the last part and its last word as the last."""
+    found = []
+    for match in _FOREIGN_NAME.finditer(text):
+        parts = _INTERPUNCT.split(match.group())
+        first = next((parts[0][i:] for i in range(len(parts[0]) - 1) if parts[0][i:] in people), None)
+        last = next((parts[-1][:i] for i in range(len(parts[-1]), 1, -1) if parts[-1][:i] in people), None)
+        middle = parts[1:-1]
+        if first is None or last is None or not all(part in people for part in middle):
+            continue
+        words = [people[part].split() for part in (first, *middle, last)]
+        english = " ".join([w[0] for w in words[:-1]] + [words[-1][-1]])
+        start = match.start() + len(parts[0]) - len(first)
+        found.append((start, match.end() - len(parts[-1]) + len(last), english))
+    return found
 
 
 def _named(pieces: list[_Piece], name: _Piece) -> list[_Piece]:

@@ -77,9 +77,12 @@ def best_gloss(word: str, entries: list[tuple[str, str]]) -> str | None:
 
 class Lexicon(dict[str, str]):
     """Chinese word → English. ``names``: the words whose English is the name the corpus itself
-    gives them (继续预训练（Continued Pretraining）): exact, as a Latin name is, not a gloss."""
+    gives them (继续预训练（Continued Pretraining）): exact, as a Latin name is, not a gloss.
+    ``people``: a word's English as a name, where the dictionary has it as one (牛顿 → Newton,
+    though its common sense is the unit "newton"), for the parts of a foreign name (english.py)."""
 
     names: frozenset[str] = frozenset()
+    people: Mapping[str, str] = {}
 
 
 # a name in brackets after the words it names: 月之暗面（Moonshot）, 定向 RL（Directed RL）
@@ -123,10 +126,15 @@ def build_lexicon(words: Iterable[str], names: Mapping[str, str] | None = None) 
     for english, chinese in term_pairs():
         lexicon.setdefault(chinese, english)
     entries = dictionary_entries(wanted - lexicon.keys())
+    people: dict[str, str] = {}
     for word, found in entries.items():
         gloss = best_gloss(word, found)
         if gloss:
             lexicon[word] = gloss
+        named = [g for pinyin, d in found if pinyin[:1].isupper() for g in readable_glosses(pinyin, d)]
+        if named:
+            people[word] = named[0]
+    lexicon.people = people
     lexicon.update(names or {})
     lexicon.names = frozenset(names or ())
     return lexicon

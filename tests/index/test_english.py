@@ -90,3 +90,24 @@ def test_key_terms() -> None:
 
 def test_no_units_no_line() -> None:
     assert english_line("anything?", [], LEXICON) == ""
+
+
+def test_a_foreign_name_joined_by_an_interpunct_is_rendered_as_a_name() -> None:
+    from index.english import foreign_names
+
+    people = {"艾萨克": "Isaac", "牛顿": "Newton", "查尔斯": "Charles", "达尔文": "Charles Darwin", "威廉": "William"}
+    text = "万有引力理论由艾萨克·牛顿提出，查尔斯•达尔文在后，威廉·某某不详。"
+    found = foreign_names(text, people)
+    assert [(text[s:e], english) for s, e, english in found] == [
+        ("艾萨克·牛顿", "Isaac Newton"),
+        ("查尔斯•达尔文", "Charles Darwin"),  # named in full: its last word, not "Charles Charles Darwin"
+    ]  # 某某 isn't named by the dictionary: no guess
+
+
+def test_the_english_line_says_the_foreign_name() -> None:
+    from index.lexicon import build_lexicon, corpus_words
+
+    text = "万有引力理论由艾萨克·牛顿提出。"
+    lexicon = build_lexicon(corpus_words([text]))
+    assert lexicon["牛顿"] == "newton" and lexicon.people["牛顿"] == "Newton"  # the unit, and the name
+    assert "Isaac Newton" in english_line("Who formed the theory of gravitation?", [EnglishUnit(text)], lexicon)
