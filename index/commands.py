@@ -322,7 +322,8 @@ def _eval_public(args: argparse.Namespace, settings: IndexSettings) -> int:
             found = public.named_set(name, folder)
         except (ValueError, FileNotFoundError) as error:
             raise UsageError(str(error)) from None
-        metrics = ask_public(Engine(indexed(found, Path("var/public") / name, settings)), found.questions)
+        engine = Engine(indexed(found, Path("var/public") / name, settings))
+        metrics = ask_public(engine, found.questions, found.english_answers)
         results[name] = {lang: m.model_dump() for lang, m in metrics.items()}
         rows += [(name, lang, m) for lang, m in metrics.items()]
     if args.json:

@@ -252,6 +252,8 @@ class PublicMetrics(BaseModel):
     near_abstention: float | None = None  # questions of a paragraph left out of the corpus, declined
     off_topic: int = 0
     off_abstention: float | None = None  # questions of articles not in the corpus, declined
+    # English questions with an English gold (XQuAD): the English line holds all its content words
+    english_line: float | None = None
 
 
 def squeezed(text: str) -> str:
@@ -263,15 +265,36 @@ def gold_spans(gold: Sequence[str]) -> list[str]:
     return [squeezed(g) for g in gold if g.strip()]
 
 
-def public_row(gold: Sequence[str], result: AskResult) -> dict[str, bool]:
-    """How one answer did: retrieved at 1 and 5, answered, abstained."""
+def public_row(gold: Sequence[str], result: AskResult, gold_en: Sequence[str] = ()) -> dict[str, bool | None]:
+    """How one answer did: retrieved at 1 and 5, answered, abstained; with ``gold_en`` (an English
+    question's English gold), whether its English line holds it (None without)."""
     spans = gold_spans(gold)
     found = [any(g in squeezed(p.text) for g in spans) for p in result.passages]
     answered = not result.abstained and any(g in squeezed(result.answer) for g in spans)
-    return {"r1": found[:1] == [True], "r5": any(found[:5]), "answered": answered, "abstained": result.abstained}
+    line = not result.abstained and holds_english_answer(opening_line(result.answer), gold_en) if gold_en else None
+    return {
+        "r1": found[:1] == [True],
+        "r5": any(found[:5]),
+        "answered": answered,
+        "abstained": result.abstained,
+        "en_line": line,
+    }
 
 
-def public_metrics(rows: Sequence[tuple[str, dict[str, bool]]]) -> PublicMetrics:
+def holds_english_answer(line: str, answers: Sequence[str]) -> bool:
+    """An English line that has every content word of one of the answers (as stems: "formed" meets
+    "form"); stricter than "holds a fact": "66 million years ago" needs "years" and "ago" too."""
+    from index.crosslingual import stem
+    from index.stopwords import EN_STOPWORDS
+
+    def stems(text: str) -> set[str]:
+        return {stem(w) for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in EN_STOPWORDS}
+
+    said = stems(_QUOTED.sub("", line))
+    return is_english_line(line) and any(stems(a) and stems(a) <= said for a in answers)
+
+
+def public_metrics(rows: Sequence[tuple[str, dict[str, bool | None]]]) -> PublicMetrics:
     """Metrics over (kind, public_row) pairs; kind is in / near / off."""
     answerable = [r for kind, r in rows if kind == "in"]
     near = [r for kind, r in rows if kind == "near"]
@@ -283,6 +306,9 @@ def public_metrics(rows: Sequence[tuple[str, dict[str, bool]]]) -> PublicMetrics
         metrics.retrieved_at_5 = sum(r["r5"] for r in answerable) / n
         metrics.answered = sum(r["answered"] for r in answerable) / n
         metrics.false_abstention = sum(r["abstained"] for r in answerable) / n
+        lines = [r["en_line"] for r in answerable if r.get("en_line") is not None]
+        if lines:
+            metrics.english_line = sum(bool(x) for x in lines) / len(lines)
     if near:
         metrics.near_abstention = sum(r["abstained"] for r in near) / len(near)
     if off:
@@ -297,6 +323,7 @@ PUBLIC_COLUMNS = [
     ("false abst", "false_abstention"),
     ("near abst", "near_abstention"),
     ("off abst", "off_abstention"),
+    ("en line", "english_line"),
 ]
 
 

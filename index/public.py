@@ -54,6 +54,7 @@ class PublicSet:
     name: str
     documents: dict[str, str] = field(default_factory=dict)  # file name → text
     questions: list[PublicQuestion] = field(default_factory=list)
+    english_answers: dict[str, tuple[str, ...]] = field(default_factory=dict)  # English question id → its gold
 
 
 def public_dir(repo: Path | None = None) -> Path:
@@ -82,6 +83,11 @@ def load_squad(path: Path) -> list[Article]:
 
 def questions_by_id(path: Path) -> dict[str, str]:
     return {qa.id: qa.question for a in load_squad(path) for qs in a.questions for qa in qs}
+
+
+def english_answers_by_id(path: Path) -> dict[str, tuple[str, ...]]:
+    """XQuAD's English gold answers, by the id its English questions are asked under (``…-en``)."""
+    return {f"{qa.id}-en": qa.answers for a in load_squad(path) for qs in a.questions for qa in qs}
 
 
 def held_out(title: str, share: float = HELD_OUT_SHARE, seed: str = SPLIT_SEED) -> bool:
@@ -182,7 +188,9 @@ def named_set(name: str, folder: Path | None = None) -> PublicSet:
     if name.startswith("xquad"):
         part = {"xquad-heldout": "heldout", "xquad-train": "train", "xquad-dev": "all"}[name]
         articles = split(load_squad(folder / XQUAD_ZH), part)  # type: ignore[arg-type]
-        return protocol_set(name, articles, questions_by_id(folder / XQUAD_EN))
+        found = protocol_set(name, articles, questions_by_id(folder / XQUAD_EN))
+        found.english_answers = english_answers_by_id(folder / XQUAD_EN)
+        return found
     articles = split(cmrc_articles(folder), "heldout" if name == "cmrc-heldout" else "train")
     return protocol_set(name, articles[:CMRC_GROUP], off_topic=articles[CMRC_GROUP : 2 * CMRC_GROUP])
 

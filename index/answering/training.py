@@ -21,7 +21,7 @@ import json
 import logging
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -216,19 +216,26 @@ def heldout_metrics(model: AnswerModel, folder: Path, work: Path) -> dict[str, d
     for name in ("xquad-heldout", "cmrc-heldout"):
         found = public.named_set(name, folder)
         engine = Engine(indexed(found, work / name), model=model)
-        report[name] = {k: v.model_dump() for k, v in ask_public(engine, found.questions).items()}
+        metrics = ask_public(engine, found.questions, found.english_answers)
+        report[name] = {k: v.model_dump() for k, v in metrics.items()}
     return report
 
 
-def ask_public(engine: object, questions: Sequence[public.PublicQuestion]) -> dict[str, PublicMetrics]:
-    """Per-language metrics of the public protocol for these questions, asked of ``engine``."""
-    rows: dict[str, list[tuple[str, dict[str, bool]]]] = {}
+def ask_public(
+    engine: object,
+    questions: Sequence[public.PublicQuestion],
+    english_answers: Mapping[str, Sequence[str]] | None = None,
+) -> dict[str, PublicMetrics]:
+    """Per-language metrics of the public protocol for these questions, asked of ``engine``;
+    ``english_answers``: English questions' English gold, by question id (XQuAD)."""
+    rows: dict[str, list[tuple[str, dict[str, bool | None]]]] = {}
     for question in questions:
         try:
             result = engine.ask(question.q)  # type: ignore[attr-defined]
         except QuestionError:
             continue
-        rows.setdefault(question.lang, []).append((question.kind, public_row(question.gold, result)))
+        row = public_row(question.gold, result, (english_answers or {}).get(question.id, ()))
+        rows.setdefault(question.lang, []).append((question.kind, row))
     return {lang: public_metrics(r) for lang, r in sorted(rows.items())}
 
 

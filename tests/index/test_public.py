@@ -96,6 +96,36 @@ def test_metrics_ignore_white_space_and_count_declines() -> None:
     assert (metrics.near_abstention, metrics.off_abstention) == (1.0, 0.0)
 
 
+def test_the_english_line_is_scored_against_the_english_gold() -> None:
+    from index.evaluation import holds_english_answer
+
+    gold_en = ["Isaac Newton", "Newton"]
+    rows = [
+        ("in", public_row(["牛顿"], result("Isaac Newton formed it.\n\n牛顿", ["牛顿"]), gold_en)),
+        ("in", public_row(["牛顿"], result("The quoted passage is about: gravity.\n\n牛顿", ["牛顿"]), gold_en)),
+        ("in", public_row(["牛顿"], result("不知道", ["牛顿"], abstained=True), gold_en)),
+        ("in", public_row(["牛顿"], result("根据文章：牛顿", ["牛顿"]))),  # a Chinese question: not counted
+    ]
+    assert public_metrics(rows).english_line == 1 / 3
+    assert public_metrics(rows[3:]).english_line is None
+    assert holds_english_answer("It formed 66 million years ago.", ["66 million years ago"])
+    assert not holds_english_answer("Possible is in 66 million.", ["66 million years ago"])  # every word
+    assert not holds_english_answer("牛顿 Newton", ["Newton"])  # an English line has no Chinese
+
+
+def test_xquad_sets_carry_the_english_gold(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from index.public import english_answers_by_id
+
+    path = tmp_path / "en.json"
+    path.write_text(
+        json.dumps({"data": [{"title": "T", "paragraphs": [{"context": "c", "qas": [
+            {"id": "q1", "question": "Who?", "answers": [{"text": "Newton", "answer_start": 0}]}
+        ]}]}]}),
+        encoding="utf-8",
+    )  # fmt: skip
+    assert english_answers_by_id(path) == {"q1-en": ("Newton",)}
+
+
 def test_the_public_table_has_a_row_per_set_and_language() -> None:
     from index.evaluation import PublicMetrics, public_table
 
