@@ -38,7 +38,7 @@ lint: $(STAMP)
 train: $(STAMP)  ## refit the answer model on the public QA data and our dev sets (index/data/answer_model.json; ~30 min)
 	HF_HUB_OFFLINE=1 nice -n 5 $(PY) -m index train
 
-glosses: $(STAMP)  ## choose each dictionary word's English gloss with e5 (index/data/gloss_choices.tsv; ~12 min)
+glosses: $(STAMP)  ## choose each dictionary word's English gloss with e5 (index/data/gloss_choices.tsv; ~13 min)
 	HF_HUB_OFFLINE=1 nice -n 5 $(PY) -m index glosses
 
 bench: $(STAMP)

@@ -1,6 +1,6 @@
 """``python -m index glosses``: the packaged gloss table (glosses.py), made and measured.
 
-For every dictionary word of two or more characters with more than one readable gloss, the gloss
+For every dictionary word (a single character too) with more than one readable gloss, the gloss
 with the highest e5 cosine to the word, less a small penalty per word beyond its shortest gloss
 (fitted on the training articles). Measured on XQuAD's parallel paragraphs and questions (the
 Chinese text's words; the English text is the key): of the words some but not all of whose glosses
@@ -34,8 +34,8 @@ Encode = Callable[[list[str]], np.ndarray]  # texts → unit vectors, one row ea
 
 
 def dictionary_candidates(entries: dict[str, list[tuple[str, str]]]) -> dict[str, list[str]]:
-    """The words of two or more characters (the lexicon's) with a choice to make."""
-    found = {w: gloss_candidates(e) for w, e in entries.items() if len(w) > 1 and _HAN.search(w)}
+    """The Chinese words (single characters too) with a choice to make."""
+    found = {w: gloss_candidates(e) for w, e in entries.items() if _HAN.search(w)}
     return {w: c for w, c in found.items() if len(c) > 1}
 
 

@@ -117,11 +117,12 @@ def own_names(texts: Iterable[str]) -> dict[str, str]:
 
 
 def build_lexicon(words: Iterable[str], names: Mapping[str, str] | None = None) -> Lexicon:
-    """Chinese word → English for the Chinese ``words`` of two or more characters that have one (and
-    the tech terms): the corpus's own name for it (``names``, own_names), a tech term's own English
-    (the first listed for it), else CC-CEDICT's shortest readable gloss."""
-    # a lone character's first sense is too often not its sense here (说 "to persuade", 个 "individual")
-    wanted = {w for w in words if _HAN.search(w) and len(w) > 1}
+    """Chinese word → English for the Chinese ``words`` that have one (and the tech terms): the
+    corpus's own name for it (``names``, own_names), a tech term's own English (the first listed for
+    it), else the CC-CEDICT gloss chosen for it (glosses.py). Single characters too: a lone
+    character's shortest gloss was too often not its sense (说 "persuade"), e5's choice is ("say"),
+    and without them a clause holding one could not be rendered at all."""
+    wanted = {w for w in words if _HAN.search(w)}
     lexicon = Lexicon()
     for english, chinese in term_pairs():
         lexicon.setdefault(chinese, english)

@@ -65,6 +65,7 @@ def test_agreement_counts_words_whose_glosses_the_english_holds_in_part() -> Non
 def test_the_lexicon_reads_the_packaged_choice() -> None:
     lexicon = build_lexicon({"输入", "输出", "最高"})
     assert (lexicon["输入"], lexicon["输出"], lexicon["最高"]) == ("input", "output", "highest")
+    assert build_lexicon({"说"})["说"] == "say"  # a single character too: its shortest gloss is "persuade"
 
 
 def test_the_table_says_how_it_was_made_and_measured() -> None:
@@ -102,7 +103,7 @@ def test_the_packaged_table_is_what_the_embedder_chooses_now() -> None:
     the installed dictionary (if this fails after an upgrade, run `make glosses`)."""
     candidates = dictionary_candidates(every_entry())
     sample = {w: candidates[w] for w in random.Random(7).sample(sorted(candidates), 40)}
-    sample |= {w: candidates[w] for w in ("输入", "输出", "下游")}
+    sample |= {w: candidates[w] for w in ("输入", "输出", "下游", "说")}
     cosine = cosines(sample, e5_encode(lambda line: None))
     penalty = _penalty_of_the_table()
     packaged = choices()
