@@ -50,7 +50,8 @@ _FUNCTION = {
 }  # fmt: skip
 _NEGATIONS = frozenset(("不", "没", "没有", "未", "非", "无", "别", "不是"))
 _HAN = re.compile(r"[\u3400-\u9fff]")
-_CLAUSE_END = re.compile(r"[，,；;。！？!?：:、\n\t|]+")
+# an ASCII comma or colon between digits is a number's (2,000; 10:30), not a clause's end
+_CLAUSE_END = re.compile(r"(?:[，；;。！？!?：、\n\t|]|(?<!\d)[,:]|[,:](?!\d))+")
 _LATIN = re.compile(r"[A-Za-z][A-Za-z0-9_.+\-/']*(?:(?:[ ]|[ ]?[+&][ ]?)[A-Za-z0-9][A-Za-z0-9_.+\-/']*)*")
 # a Latin name in brackets, as a text names its own term (lexicon.own_names mines the same names)
 BRACKETED_NAME = r"[A-Za-z][A-Za-z0-9 .+\-/']*[A-Za-z0-9.+]"

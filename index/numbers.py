@@ -309,6 +309,7 @@ def unsupported_quantities(stated_text: str, sources: list[str]) -> list[Quantit
 
 
 # -- rendering -------------------------------------------------------------------------------------
+_FOUR_DIGITS = re.compile(r"\d{4}")
 def _plain(value: Decimal, places: int = 0) -> str:
     """73.7, 2.50 (places as written), 60 (not 6E+1), 1,000 with thousands separators."""
     if places:
@@ -340,6 +341,8 @@ def render(q: Quantity) -> str:
     assert q.value is not None
     if q.kind == "fraction":
         return re.sub(r"\s+", "", q.text) if q.text[:1].isdigit() else f"{_plain(q.value)}%"
+    if q.kind == "number" and not q.scaled and _FOUR_DIGITS.fullmatch(q.text.strip()):
+        return q.text.strip()  # a year or a code as written (1048, not 1,048)
     amount = render_amount(q.value, q.places, q.scaled)
     if q.kind == "money":
         return ("US$" if q.currency == "USD" else "CN¥") + amount

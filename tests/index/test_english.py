@@ -111,3 +111,10 @@ def test_the_english_line_says_the_foreign_name() -> None:
     lexicon = build_lexicon(corpus_words([text]))
     assert lexicon["牛顿"] == "newton" and lexicon.people["牛顿"] == "Newton"  # the unit, and the name
     assert "Isaac Newton" in english_line("Who formed the theory of gravitation?", [EnglishUnit(text)], lexicon)
+
+
+def test_a_comma_or_colon_inside_a_number_ends_no_clause() -> None:
+    from index.english import _clauses
+
+    clauses = _clauses("人口约为 2,000 人，在 10:30 开始，然后, 结束")
+    assert clauses == ["人口约为 2,000 人", "在 10:30 开始", "然后", "结束"]

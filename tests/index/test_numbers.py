@@ -102,3 +102,9 @@ def test_unsupported_quantities() -> None:
 
 def test_renderings_pair_what_is_written_with_its_english() -> None:
     assert renderings("600 亿美元，85%，25 倍") == [("600 亿美元", "US$60 billion"), ("25 倍", "25×")]
+
+
+def test_four_digits_without_a_unit_are_said_as_written() -> None:
+    """A year or a code (沈括（1031–1095）) reads 1031, not 1,031; a count keeps its separators."""
+    assert [render(q) for q in quantities("沈括（1031–1095）")] == ["1031", "1095"]
+    assert [render(q) for q in quantities("37000 名乘客，约 2,000 人")] == ["37,000", "2,000"]
