@@ -43,7 +43,9 @@ def readable_glosses(pinyin: str, definitions: str) -> list[str]:
             name = _NAME.match(plain)
             return [name.group(0)] if name else []
         plain = re.sub(r"^to ", "", plain.split(";")[0].split(",")[0].strip()).strip(" ?!.")
-        readable = bool(plain) and len(plain.split()) <= MAX_GLOSS_WORDS and not _HAN.search(plain)
+        # an affix ("-er", "vice-") says nothing alone
+        affix = plain.startswith("-") or plain.endswith("-")
+        readable = bool(plain) and not affix and len(plain.split()) <= MAX_GLOSS_WORDS and not _HAN.search(plain)
         if readable and plain not in found:
             found.append(plain)
     return found
@@ -83,6 +85,7 @@ class Lexicon(dict[str, str]):
 
     names: frozenset[str] = frozenset()
     people: Mapping[str, str] = {}
+    measures: frozenset[str] = frozenset()  # characters the dictionary calls a classifier (个, 名, 张)
 
 
 # a name in brackets after the words it names: 月之暗面（Moonshot）, 定向 RL（Directed RL）
@@ -136,6 +139,9 @@ def build_lexicon(words: Iterable[str], names: Mapping[str, str] | None = None) 
         if named:
             people[word] = named[0]
     lexicon.people = people
+    lexicon.measures = frozenset(
+        w for w, found in entries.items() if len(w) == 1 and any("/classifier for" in f"/{d}" for _, d in found)
+    )
     lexicon.update(names or {})
     lexicon.names = frozenset(names or ())
     return lexicon

@@ -118,3 +118,13 @@ def test_a_comma_or_colon_inside_a_number_ends_no_clause() -> None:
 
     clauses = _clauses("人口约为 2,000 人，在 10:30 开始，然后, 结束")
     assert clauses == ["人口约为 2,000 人", "在 10:30 开始", "然后", "结束"]
+
+
+def test_the_measure_word_after_a_count_is_the_counts() -> None:
+    from index.lexicon import build_lexicon, corpus_words
+
+    text = "开幕庆典有 2000 名宾客参加。"
+    lexicon = build_lexicon(corpus_words([text]))
+    assert "名" in lexicon.measures and "宾客" not in lexicon.measures  # the dictionary's "classifier for"
+    line = english_line("How many guests attended?", [EnglishUnit(text)], lexicon)
+    assert "2000" in line and "name" not in line.split()

@@ -53,3 +53,10 @@ def test_an_own_name_is_rendered_exactly_wherever_the_term_recurs() -> None:
     assert lexicon.names == {"继续预训练"}
     line = english_line("What was the first stage?", [EnglishUnit(texts[1])], lexicon)
     assert "Continued Pretraining" in line
+
+
+def test_an_affix_is_no_gloss() -> None:
+    from index.lexicon import readable_glosses
+
+    assert readable_glosses("zhe3", "(after a verb) one who (is) .../-er/-ist/") == ["one who"]
+    assert readable_glosses("ci4", "second/vice-/sub-/") == ["second"]
