@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from pathlib import Path
 
@@ -98,27 +98,29 @@ def _entry_translations(pinyin: str, definitions: str) -> list[tuple[str, int]]:
 Entry = tuple[str, str]  # a dictionary entry's pinyin and definitions, for a word it lists
 
 
+def _lines() -> Iterator[tuple[str, Entry]]:
+    """(simplified headword, entry) for every line of the dictionary, in its order."""
+    with dictionary_path().open(encoding="utf-8") as handle:
+        for line in handle:
+            match = None if line.startswith("#") else _LINE.match(line)
+            if match:
+                yield match.group(1), (match.group(2), match.group(3))
+
+
 def _scan_entries(words: set[str]) -> dict[str, list[Entry]]:
     """Every entry of ``words``, in the dictionary's order, reading it line by line."""
     found: dict[str, list[Entry]] = {w: [] for w in words}
-    with dictionary_path().open(encoding="utf-8") as handle:
-        for line in handle:
-            if line.startswith("#"):
-                continue
-            match = _LINE.match(line)
-            if match and match.group(1) in words:
-                found[match.group(1)].append((match.group(2), match.group(3)))
+    for word, entry in _lines():
+        if word in words:
+            found[word].append(entry)
     return found
 
 
 def every_entry() -> dict[str, list[Entry]]:
     """Every simplified headword's entries, in the dictionary's order (offline work: glosses)."""
     found: dict[str, list[Entry]] = {}
-    with dictionary_path().open(encoding="utf-8") as handle:
-        for line in handle:
-            match = None if line.startswith("#") else _LINE.match(line)
-            if match:
-                found.setdefault(match.group(1), []).append((match.group(2), match.group(3)))
+    for word, entry in _lines():
+        found.setdefault(word, []).append(entry)
     return found
 
 

@@ -96,8 +96,8 @@ def _segment(text: str, lexicon: Mapping[str, str]) -> list[_Piece]:
         # a Chinese numeral counts but says little on its own (一个消息 is "a message")
         kind = "word" if q.text in ("一", "两", "二") else "exact"
         # the measure word after a count is the count's (2,000 名宾客: "2,000 guests", not "2,000 name guests")
-        end = q.end + len(text[q.end :]) - len(text[q.end :].lstrip(" "))
-        end = end + 1 if q.kind == "number" and text[end : end + 1] in getattr(lexicon, "measures", ()) else q.end
+        after = len(text) - len(text[q.end :].lstrip(" "))  # past the spaces after the count
+        end = after + 1 if q.kind == "number" and text[after : after + 1] in getattr(lexicon, "measures", ()) else q.end
         spans.append((q.start, end, _Piece(kind, render(q), text[q.start : end])))
     spans.sort(key=lambda span: span[0])
     pieces: list[_Piece] = []

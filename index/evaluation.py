@@ -271,7 +271,7 @@ def public_row(gold: Sequence[str], result: AskResult, gold_en: Sequence[str] = 
     spans = gold_spans(gold)
     found = [any(g in squeezed(p.text) for g in spans) for p in result.passages]
     answered = not result.abstained and any(g in squeezed(result.answer) for g in spans)
-    line = not result.abstained and holds_english_answer(opening_line(result.answer), gold_en) if gold_en else None
+    line = (not result.abstained and holds_english_answer(opening_line(result.answer), gold_en)) if gold_en else None
     return {
         "r1": found[:1] == [True],
         "r5": any(found[:5]),

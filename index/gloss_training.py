@@ -19,8 +19,9 @@ from pathlib import Path
 import numpy as np
 
 from index.crosslingual import dictionary_path, every_entry, stem
-from index.glosses import file_sha256, write_table
+from index.glosses import write_table
 from index.lexicon import gloss_candidates, shortest
+from index.local_model import file_sha256
 from index.public import XQUAD_EN, XQUAD_ZH, held_out
 from index.stopwords import EN_STOPWORDS
 from index.tokenizer import tokenize

@@ -11,7 +11,6 @@ index glosses``) and packaged as a table of the words where it differs from the 
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -52,8 +51,4 @@ def write_table(path: Path, table: dict[str, str], header: Sequence[str]) -> Non
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-def file_sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-__all__ = ["TABLE_FILE", "choices", "chosen_gloss", "file_sha256", "read_table", "write_table"]
+__all__ = ["TABLE_FILE", "choices", "chosen_gloss", "read_table", "write_table"]

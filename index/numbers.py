@@ -310,6 +310,8 @@ def unsupported_quantities(stated_text: str, sources: list[str]) -> list[Quantit
 
 # -- rendering -------------------------------------------------------------------------------------
 _FOUR_DIGITS = re.compile(r"\d{4}")
+
+
 def _plain(value: Decimal, places: int = 0) -> str:
     """73.7, 2.50 (places as written), 60 (not 6E+1), 1,000 with thousands separators."""
     if places:
