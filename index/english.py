@@ -4,9 +4,10 @@ The chosen answer units are Chinese. What can be rendered exactly is: numbers wi
 unit, dates and percentages (index/numbers.py), Latin-script names, the English name the text
 gives a term itself (定向 RL（Directed RL）), a table row by its header, and words the lexicon
 translates (Chinese → English: the tech terms and CC-CEDICT). A clause is rendered word for word
-only when every word in it can be, and only if it holds something exact or is short; a negation
-that can't be rendered keeps its clause out. Where nothing can be rendered faithfully, the line
-says what the quoted passage is about: its section and key terms. It never guesses a translation.
+if it holds something exact, a word the lexicon lacks kept as written in quotes (a transliterated
+name: characters the dictionary mostly uses in names, which no word covers); a clause with nothing
+exact only if it is short and every word renders. Where nothing can be rendered, the line says
+what the quoted passage is about: its section and key terms. It never guesses a translation.
 
 Pure: ``english_line(question, units, lexicon)``; the lexicon is any Chinese → English mapping.
 """
@@ -25,6 +26,7 @@ MAX_LINE = 320  # characters: one or two sentences before the quote
 MAX_WORD = 8  # longest lexicon word tried when segmenting
 MAX_PLAIN_WORDS = 5  # a clause with nothing exact in it is rendered only this short ("传闻属实")
 MAX_TERMS = 4  # key terms named when nothing can be rendered
+MIN_PART = 24  # characters: less of a cut clause says too little to add
 
 
 @dataclass(frozen=True)
@@ -48,7 +50,6 @@ _FUNCTION = {
     "被": "(passive)", "比": "than", "从": "from", "对": "to", "给": "to", "把": "", "将": "will", "会": "will",
     "已": "already", "已经": "already", "最": "most", "更": "more", "很": "very", "只": "only", "仅": "only",
 }  # fmt: skip
-_NEGATIONS = frozenset(("不", "没", "没有", "未", "非", "无", "别", "不是"))
 _HAN = re.compile(r"[\u3400-\u9fff]")
 # an ASCII comma or colon between digits is a number's (2,000; 10:30), not a clause's end
 _CLAUSE_END = re.compile(r"(?:[，；;。！？!?：、\n\t|]|(?<!\d)[,:]|[,:](?!\d))+")
@@ -62,6 +63,7 @@ _FOREIGN_NAME = re.compile(r"[\u3400-\u9fff]+(?:[·•‧・][\u3400-\u9fff]+)+"
 _ORDINAL_HEADING = re.compile(r"^([一二三四五六七八九十]+|\d+)[、.．]\s*")
 _ZH_DIGITS = "一二三四五六七八九十"
 # a why is answered by a reason, which word-for-word rendering doesn't carry: only exact facts then
+_RENDERED_CLAUSE = re.compile(r", (?!\d)")  # how _render_text joins a sentence's clauses ("2,000" is one)
 _WHY = re.compile(r"\bwhy\b|\bhow come\b|\bwhat for\b", re.IGNORECASE)
 
 
@@ -167,12 +169,13 @@ def _chinese(text: str, lexicon: Mapping[str, str]) -> list[_Piece]:
                 break
             if word in lexicon and (size > 1 or not lexicon.get(word, "").startswith("(")):
                 # the corpus's own name for a term is exact, as a Latin name is (lexicon.Lexicon)
-                kind = "exact" if word in getattr(lexicon, "names", ()) else "word"
+                kind = "exact" if word in getattr(lexicon, "names", ()) else "word" if size > 1 else "char"
                 pieces.append(_Piece(kind, lexicon[word], word))
                 break
             if size == 1:
                 pieces.append(_Piece("word", None, word))
         at += size
+    pieces = _spelled_names(pieces, getattr(lexicon, "name_characters", frozenset()))
     # a run of untranslated characters is one unknown word
     merged: list[_Piece] = []
     for piece in pieces:
@@ -184,11 +187,35 @@ def _chinese(text: str, lexicon: Mapping[str, str]) -> list[_Piece]:
     return merged
 
 
+def _spelled_names(pieces: list[_Piece], name_characters: frozenset[str]) -> list[_Piece]:
+    """Characters matched one by one, two or more in a row and mostly ``name_characters``, spell a
+    name the lexicon lacks (伯吉斯 is Burgess, not "senior lucky this"): untranslated. The rest are
+    words of their own (天 after the count of 一天)."""
+    out: list[_Piece] = []
+    at = 0
+    while at < len(pieces):
+        end = at
+        while end < len(pieces) and pieces[end].kind == "char":
+            end += 1
+        if end == at:
+            out.append(pieces[at])
+            at += 1
+            continue
+        run = pieces[at:end]
+        spelled = len(run) > 1 and sum(p.chinese in name_characters for p in run) * 2 > len(run)
+        out += [_Piece("word", None if spelled else p.english, p.chinese) for p in run]
+        at = end
+    return out
+
+
 def _words(pieces: list[_Piece]) -> list[str]:
+    """The pieces' English in order; a word the lexicon lacks as written, quoted (“科尔尼”): a reader
+    sees what is missing, and nothing is guessed."""
     out: list[str] = []
     for piece in pieces:
-        if piece.kind != "drop" and piece.english and (not out or out[-1] != piece.english):
-            out.append(piece.english)
+        english = f"“{piece.chinese}”" if piece.kind == "word" and piece.english is None else piece.english
+        if piece.kind != "drop" and english and (not out or out[-1] != english):
+            out.append(english)
     return out
 
 
@@ -207,32 +234,17 @@ def _shares(words: list[str], asked: frozenset[str]) -> bool:
 
 def render_clause(clause: str, lexicon: Mapping[str, str], asked: frozenset[str] = frozenset()) -> tuple[str, bool]:
     """A clause in English, and whether it says something new and exact (a quantity, a name the
-    question (``asked``: its words, lower case) doesn't name); "" when it can't be rendered."""
+    question (``asked``: its words, lower case) doesn't name); "" when it says neither that nor,
+    in a few words the lexicon all has, what the question asks about."""
     pieces = _segment(clause, lexicon)
-    exact = [p for p in pieces if p.kind == "exact"]
     news = any(_new(p, asked) for p in pieces)
-    unknown = [p for p in pieces if p.kind == "word" and p.english is None]
-    if not unknown:
-        words = _words(pieces)
-        if news or (exact and not asked):
-            return " ".join(words), True
-        if len(words) <= MAX_PLAIN_WORDS and (not asked or _shares(words, asked)):
-            return " ".join(words), False  # "传闻属实" for "is the rumour true?"
-        return "", False
-    if not news or any(p.chinese in _NEGATIONS for p in pieces):
-        return "", False  # nothing new and exact, or a "not" that would be lost
-    # the exact pieces, each with the translated words right before it ("输出 2.50 美元" → output US$2.50)
-    parts: list[str] = []
-    run: list[_Piece] = []
-    for piece in pieces:
-        if piece.kind == "exact":
-            parts.append(" ".join(_words([*run, piece])))
-            run = []
-        elif piece.kind == "word" and piece.english is not None:
-            run.append(piece)
-        else:
-            run = []
-    return ", ".join(parts), True
+    words = _words(pieces)
+    if news or (not asked and any(p.kind == "exact" for p in pieces)):
+        return " ".join(words), True
+    known = all(p.english is not None for p in pieces if p.kind == "word")
+    if known and len(words) <= MAX_PLAIN_WORDS and (not asked or _shares(words, asked)):
+        return " ".join(words), False  # "传闻属实" for "is the rumour true?"
+    return "", False
 
 
 def _clauses(text: str) -> list[str]:
@@ -350,10 +362,20 @@ def english_line(question: str, units: Sequence[EnglishUnit], lexicon: Mapping[s
         return _about(units, lexicon)
     line = ""
     for _, text in sorted(rendered):
-        candidate = f"{line}; {text}" if line else text
-        if line and len(candidate) > MAX_LINE:
+        if not line:
+            line = text
+            continue
+        # what doesn't fit whole is said up to its last clause that fits ("Cursor, on March 27, 2026")
+        clauses = _RENDERED_CLAUSE.split(text)
+        first = clauses[0]
+        while clauses and len(f"{line}; {', '.join(clauses)}") > MAX_LINE:
+            clauses.pop()
+        if not clauses:
+            room = MAX_LINE - len(line) - 3
+            if room >= MIN_PART:  # the first clause's opening words, cut
+                line = f"{line}; {first[:room].rsplit(' ', 1)[0]}…"
             break
-        line = candidate
+        line = f"{line}; {', '.join(clauses)}"
     if len(line) > MAX_LINE:
         line = line[: MAX_LINE - 1].rsplit(" ", 1)[0] + "…"
     line = line[:1].upper() + line[1:]

@@ -14,12 +14,13 @@ import re
 import threading
 from collections.abc import Iterable, Mapping
 
-from index.crosslingual import dictionary_entries
+from index.crosslingual import dictionary_entries, name_shares
 from index.english import BRACKETED_NAME
 from index.glosses import chosen_gloss
 from index.tokenizer import term_pairs, tokenize
 
 MAX_GLOSS_WORDS = 4  # a longer gloss explains rather than translates
+NAME_SHARE = 0.5  # a character more often a name's than a word's
 _HAN = re.compile(r"[\u3400-\u9fff]")
 _PAREN = re.compile(r"\([^)]*\)|\[[^\]]*\]")
 _SKIP = ("CL:", "abbr.", "variant of", "surname", "old variant", "see ", "also written", "used in", "erhua",
@@ -86,6 +87,9 @@ class Lexicon(dict[str, str]):
     names: frozenset[str] = frozenset()
     people: Mapping[str, str] = {}
     measures: frozenset[str] = frozenset()  # characters the dictionary calls a classifier (个, 名, 张)
+    # characters more often in the dictionary's names than in its other words (尔, 尼, 斯): a run of
+    # them that no word covers spells a foreign name, not words
+    name_characters: frozenset[str] = frozenset()
 
 
 # a name in brackets after the words it names: 月之暗面（Moonshot）, 定向 RL（Directed RL）
@@ -142,6 +146,8 @@ def build_lexicon(words: Iterable[str], names: Mapping[str, str] | None = None) 
     lexicon.measures = frozenset(
         w for w, found in entries.items() if len(w) == 1 and any("/classifier for" in f"/{d}" for _, d in found)
     )
+    shares = name_shares()
+    lexicon.name_characters = frozenset(w for w in wanted if len(w) == 1 and shares.get(w, 0.0) > NAME_SHARE)
     lexicon.update(names or {})
     lexicon.names = frozenset(names or ())
     return lexicon
@@ -149,8 +155,10 @@ def build_lexicon(words: Iterable[str], names: Mapping[str, str] | None = None) 
 
 def corpus_words(texts: Iterable[str]) -> set[str]:
     """The Chinese words of the texts, as the index tokenizes them (jieba's words and their parts),
-    function words too (他们, 这个): a sentence is rendered whole or not at all."""
-    return {token for text in texts for token in tokenize(text, drop_stopwords=False) if _HAN.search(token)}
+    function words too (他们, 这个): a sentence is rendered whole or not at all. Every character on
+    its own too: the English line cuts words where a number or a name starts (一天 → 1, 天)."""
+    words = {token for text in texts for token in tokenize(text, drop_stopwords=False) if _HAN.search(token)}
+    return words | {char for word in words for char in word if _HAN.match(char)}
 
 
 _lexicons: dict[str, Lexicon] = {}

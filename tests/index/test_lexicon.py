@@ -60,3 +60,20 @@ def test_an_affix_is_no_gloss() -> None:
 
     assert readable_glosses("zhe3", "(after a verb) one who (is) .../-er/-ist/") == ["one who"]
     assert readable_glosses("ci4", "second/vice-/sub-/") == ["second"]
+
+
+def test_every_character_of_the_corpus_is_a_word_of_its_own_too() -> None:
+    # the English line cuts a word where a count starts (一天 → 1, 天): the character needs its gloss
+    words = corpus_words(["栉水母一天可以吃下十倍于自身体重的食物。"])
+    assert "天" in words and "食物" in words
+    assert build_lexicon(words)["天"]
+
+
+def test_name_characters_are_those_the_dictionary_mostly_uses_in_names() -> None:
+    from index.crosslingual import name_shares
+
+    shares = name_shares()
+    assert shares["尔"] > 0.8 and shares["斯"] > 0.8  # transliteration: 尔 in 达尔文, 斯 in 斯大林
+    assert shares["说"] < 0.1 and shares["去"] < 0.1
+    lexicon = build_lexicon(corpus_words(["伯吉斯页岩说明了一切。"]))
+    assert {"伯", "吉", "斯"} & lexicon.name_characters and not {"说", "明"} & lexicon.name_characters
