@@ -3,11 +3,12 @@
 The chosen answer units are Chinese. What can be rendered exactly is: numbers with magnitude and
 unit, dates and percentages (index/numbers.py), Latin-script names, the English name the text
 gives a term itself (定向 RL（Directed RL）), a table row by its header, and words the lexicon
-translates (Chinese → English: the tech terms and CC-CEDICT). A clause is rendered word for word
-if it holds something exact, a word the lexicon lacks kept as written in quotes (a transliterated
-name: characters the dictionary mostly uses in names, which no word covers); a clause with nothing
-exact only if it is short and every word renders. Where nothing can be rendered, the line says
-what the quoted passage is about: its section and key terms. It never guesses a translation.
+translates (Chinese → English: the tech terms and CC-CEDICT). The other words are rendered word
+for word, every clause of a sentence that says something new and exact or answers an English
+question; a word the lexicon lacks stays as written, in quotes (a transliterated name: characters
+the dictionary mostly uses in names, which no word covers). Where nothing can be rendered, the
+line says what the quoted passage is about: its section and key terms. It never guesses a
+translation.
 
 Pure: ``english_line(question, units, lexicon)``; the lexicon is any Chinese → English mapping.
 """
@@ -18,14 +19,13 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from index.crosslingual import stem
 from index.numbers import quantities, render
 from index.stopwords import EN_STOPWORDS
 
 MAX_LINE = 320  # characters: one or two sentences before the quote
 MAX_WORD = 8  # longest lexicon word tried when segmenting
-MAX_PLAIN_WORDS = 5  # a clause with nothing exact in it is rendered only this short ("传闻属实")
 MAX_TERMS = 4  # key terms named when nothing can be rendered
+NUMERALS = ("一", "两", "二")  # the counts that start words too (一开始, 两边)
 MIN_PART = 24  # characters: less of a cut clause says too little to add
 
 
@@ -62,9 +62,7 @@ _INTERPUNCT = re.compile(r"[·•‧・]")
 _FOREIGN_NAME = re.compile(r"[\u3400-\u9fff]+(?:[·•‧・][\u3400-\u9fff]+)+")
 _ORDINAL_HEADING = re.compile(r"^([一二三四五六七八九十]+|\d+)[、.．]\s*")
 _ZH_DIGITS = "一二三四五六七八九十"
-# a why is answered by a reason, which word-for-word rendering doesn't carry: only exact facts then
 _RENDERED_CLAUSE = re.compile(r", (?!\d)")  # how _render_text joins a sentence's clauses ("2,000" is one)
-_WHY = re.compile(r"\bwhy\b|\bhow come\b|\bwhat for\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -95,8 +93,11 @@ def _segment(text: str, lexicon: Mapping[str, str]) -> list[_Piece]:
             name = piece.chinese[: q.start - start].strip()
             if name:
                 spans.append((start, start + len(name), _Piece("exact", name.strip(" .'"), name)))
-        # a Chinese numeral counts but says little on its own (一个消息 is "a message")
-        kind = "word" if q.text in ("一", "两", "二") else "exact"
+        # a Chinese numeral counts but says little on its own (一个消息 is "a message"), and one that
+        # starts a word is the word's (一开始 "at the outset", not "1 start")
+        kind = "word" if q.text in NUMERALS else "exact"
+        if kind == "word" and any(text[q.start : q.start + size] in lexicon for size in range(2, MAX_WORD + 1)):
+            continue
         # the measure word after a count is the count's (2,000 名宾客: "2,000 guests", not "2,000 name guests")
         after = len(text) - len(text[q.end :].lstrip(" "))  # past the spaces after the count
         end = after + 1 if q.kind == "number" and text[after : after + 1] in getattr(lexicon, "measures", ()) else q.end
@@ -227,36 +228,24 @@ def _new(piece: _Piece, asked: frozenset[str]) -> bool:
     return not words or not words <= asked
 
 
-def _shares(words: list[str], asked: frozenset[str]) -> bool:
-    said = {stem(w) for text in words for w in re.findall(r"[A-Za-z]+", text.lower())}
-    return bool(said & {stem(w) for w in asked})
-
-
 def render_clause(clause: str, lexicon: Mapping[str, str], asked: frozenset[str] = frozenset()) -> tuple[str, bool]:
-    """A clause in English, and whether it says something new and exact (a quantity, a name the
-    question (``asked``: its words, lower case) doesn't name); "" when it says neither that nor,
-    in a few words the lexicon all has, what the question asks about."""
+    """A clause in English word for word, and whether it says something new and exact (a quantity,
+    a name the question (``asked``: its words, lower case) doesn't name)."""
     pieces = _segment(clause, lexicon)
-    news = any(_new(p, asked) for p in pieces)
-    words = _words(pieces)
-    if news or (not asked and any(p.kind == "exact" for p in pieces)):
-        return " ".join(words), True
-    known = all(p.english is not None for p in pieces if p.kind == "word")
-    if known and len(words) <= MAX_PLAIN_WORDS and (not asked or _shares(words, asked)):
-        return " ".join(words), False  # "传闻属实" for "is the rumour true?"
-    return "", False
+    news = any(_new(p, asked) for p in pieces) or (not asked and any(p.kind == "exact" for p in pieces))
+    return " ".join(_words(pieces)), news
 
 
 def _clauses(text: str) -> list[str]:
     return [c.strip() for c in _CLAUSE_END.split(text) if c.strip()]
 
 
-def _render_text(text: str, lexicon: Mapping[str, str], asked: frozenset[str], plain: bool) -> tuple[str, bool]:
-    """A sentence's renderable clauses in order, if one of them says something: new and exact,
-    or (``plain``) the plain words the question asks about."""
+def _render_text(text: str, lexicon: Mapping[str, str], asked: frozenset[str]) -> tuple[str, bool]:
+    """A sentence's clauses in order, if it says something: new and exact, or the question's words
+    (``asked``) to answer."""
     rendered = [render_clause(c, lexicon, asked) for c in _clauses(text)]
     kept = [(english, news) for english, news in rendered if english]
-    if not kept or (not any(news for _, news in kept) and not (plain and asked)):
+    if not kept or not (asked or any(news for _, news in kept)):
         return "", False
     return ", ".join(english for english, _ in kept), True
 
@@ -305,7 +294,8 @@ def _section_name(section: Sequence[str], lexicon: Mapping[str, str]) -> str:
 
 def _render_section_words(heading: str, lexicon: Mapping[str, str]) -> str:
     parts = [render_clause(c, lexicon)[0] for c in _clauses(heading)]
-    return ", ".join(parts) if parts and all(parts) else ""
+    # a heading is named in English only whole: no word of it left as written
+    return ", ".join(parts) if parts and all(p and "“" not in p for p in parts) else ""
 
 
 def key_terms(text: str, lexicon: Mapping[str, str], limit: int = MAX_TERMS) -> list[str]:
@@ -338,21 +328,20 @@ def _question_words(question: str) -> frozenset[str]:
 
 
 def english_line(question: str, units: Sequence[EnglishUnit], lexicon: Mapping[str, str]) -> str:
-    """One or two English sentences from the chosen answer units: their exact renderings when
-    they have any, else what the quoted passage is about. ``question`` orders what is said: the
-    units that share its words come first."""
+    """One or two English sentences from the chosen answer units, rendered word for word, else
+    what the quoted passage is about. ``question`` orders what is said: the units that share its
+    words come first."""
     if not units:
         return ""
     asked = _question_words(question)
-    plain = not _WHY.search(question)  # a why's answer is a reason: exact facts only
     rendered: list[tuple[int, str]] = []
     for position, unit in enumerate(units):
         if unit.cells and unit.header:
             text, exact = _render_row(unit, lexicon)
         else:
-            text, exact = _render_text(unit.text, lexicon, asked, plain)
+            text, exact = _render_text(unit.text, lexicon, asked)
             if exact and unit.lead_in and not rendered:
-                lead, _ = _render_text(unit.lead_in, lexicon, asked, plain)
+                lead, _ = _render_text(unit.lead_in, lexicon, asked)
                 # a lead-in that renders as a bare number ("他们做了三件事" → "3") says nothing
                 text = f"{lead}: {text}" if re.search(r"[A-Za-z]{2}", lead) else text
         if exact:

@@ -46,7 +46,14 @@ def readable_glosses(pinyin: str, definitions: str) -> list[str]:
         plain = re.sub(r"^to ", "", plain.split(";")[0].split(",")[0].strip()).strip(" ?!.")
         # an affix ("-er", "vice-") says nothing alone
         affix = plain.startswith("-") or plain.endswith("-")
-        readable = bool(plain) and not affix and len(plain.split()) <= MAX_GLOSS_WORDS and not _HAN.search(plain)
+        # a gloss in digits (一 "1") is the number, which numbers.py says when it is one
+        readable = (
+            bool(plain)
+            and not affix
+            and not plain.isdigit()
+            and len(plain.split()) <= MAX_GLOSS_WORDS
+            and not _HAN.search(plain)
+        )
         if readable and plain not in found:
             found.append(plain)
     return found

@@ -77,3 +77,11 @@ def test_name_characters_are_those_the_dictionary_mostly_uses_in_names() -> None
     assert shares["说"] < 0.1 and shares["去"] < 0.1
     lexicon = build_lexicon(corpus_words(["伯吉斯页岩说明了一切。"]))
     assert {"伯", "吉", "斯"} & lexicon.name_characters and not {"说", "明"} & lexicon.name_characters
+
+
+def test_a_gloss_in_digits_is_no_gloss() -> None:
+    # CC-CEDICT glosses 一 "one; 1; single; a (article)": the digit is the number, not the word
+    from index.lexicon import readable_glosses
+
+    glosses = readable_glosses("yi1", "/one/1/single/a (article)/")
+    assert "1" not in glosses and "one" in glosses
