@@ -154,7 +154,8 @@ class Engine:
         self.embedder.encode_queries(["warm-up"])
         if self.params.translation_weight > 0:
             self._learn_words([w for words in stored.glossary.values() for w in words])
-        for question in warm_questions(stored, lexicon):  # the whole path, once per language
+        # the whole path, once per language
+        for question in warm_questions(stored, lexicon, self.snapshot.retriever.lexical):
             self.ask(question, use_llm=False)
 
     @property

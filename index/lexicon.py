@@ -72,16 +72,28 @@ def shortest(glosses: list[str]) -> str | None:
 def gloss_candidates(entries: list[tuple[str, str]]) -> list[str]:
     """A word's readable glosses over its entries, a common word's senses before a name's (比 is
     'to compare' before 'Belgium'); a name only when the word has no common sense."""
-    common = [g for pinyin, d in entries if not pinyin[:1].isupper() for g in readable_glosses(pinyin, d)]
+    return _candidates(_readable(entries))
+
+
+def _readable(entries: list[tuple[str, str]]) -> list[tuple[bool, list[str]]]:
+    """Each entry's readable glosses, and whether the entry is a name (capitalised pinyin)."""
+    return [(pinyin[:1].isupper(), readable_glosses(pinyin, d)) for pinyin, d in entries]
+
+
+def _candidates(readable: list[tuple[bool, list[str]]]) -> list[str]:
+    common = [g for named, glosses in readable if not named for g in glosses]
     if common:
         return list(dict.fromkeys(common))
-    return [g for pinyin, d in entries for g in readable_glosses(pinyin, d)][:1]
+    return [g for _, glosses in readable for g in glosses][:1]
 
 
 def best_gloss(word: str, entries: list[tuple[str, str]]) -> str | None:
     """The gloss closest to the word in the embedder's space where the packaged table has it
     (glosses.py: 输入 → 'input', not 'import'), else the shortest."""
-    candidates = gloss_candidates(entries)
+    return _chosen(word, gloss_candidates(entries))
+
+
+def _chosen(word: str, candidates: list[str]) -> str | None:
     return chosen_gloss(word, candidates) or shortest(candidates)
 
 
@@ -143,10 +155,11 @@ def build_lexicon(words: Iterable[str], names: Mapping[str, str] | None = None) 
     entries = dictionary_entries(wanted - lexicon.keys())
     people: dict[str, str] = {}
     for word, found in entries.items():
-        gloss = best_gloss(word, found)
+        readable = _readable(found)  # each entry's glosses read once, for the word's sense and its name
+        gloss = _chosen(word, _candidates(readable))
         if gloss:
             lexicon[word] = gloss
-        named = [g for pinyin, d in found if pinyin[:1].isupper() for g in readable_glosses(pinyin, d)]
+        named = [g for is_name, glosses in readable if is_name for g in glosses]
         if named:
             people[word] = named[0]
     lexicon.people = people

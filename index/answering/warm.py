@@ -7,26 +7,28 @@ lazily exists before the first user's question, and a cold burst doesn't make it
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Mapping
 
+from index.lexical import LexicalIndex
 from index.store import StoredIndex
-from index.tokenizer import tokenize
 
 MIN_HAN = 8  # a sentence with fewer Chinese characters is a heading or a fragment
 _HAN = re.compile(r"[\u3400-\u9fff]")
 
 
-def warm_questions(stored: StoredIndex, lexicon: Mapping[str, str]) -> list[str]:
+def warm_questions(stored: StoredIndex, lexicon: Mapping[str, str], lexical: LexicalIndex) -> list[str]:
+    """``lexical``: the index's BM25, whose vocabulary and document frequencies say which word is
+    most frequent (the corpus is not tokenized again)."""
     questions = []
     for sentence in stored.sentences:
         text = stored.sentence_text(sentence).strip()
         if len(_HAN.findall(text)) >= MIN_HAN:
             questions.append(text[:120])
             break
-    counts = Counter(t for chunk in stored.chunks for t in tokenize(chunk.text) if len(t) > 1 and t in lexicon)
-    if counts:
-        questions.append(f"What does the article say about {lexicon[counts.most_common(1)[0][0]]}?")
+    words = sorted(w for w in lexical.vocabulary if len(w) > 1 and w in lexicon)  # sorted: ties alike every run
+    if words:
+        word = max(words, key=lexical.document_frequency)
+        questions.append(f"What does the article say about {lexicon[word]}?")
     return questions
 
 
