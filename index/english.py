@@ -44,6 +44,9 @@ class EnglishUnit:
 # Chinese grammar, not vocabulary: particles with no English word of their own are dropped; the
 # few function words a dictionary glosses badly (不 "(negative prefix)") are rendered here.
 _PARTICLES = frozenset("的地得了着过吗呢吧啊呀嘛之也都就还又再才便所而")
+# localizers: closing a phrase (在实践中, 价格上) they say "in" / "as for", which 在 or the phrase
+# says already; glossed alone they read "middle", "above"
+_LOCALIZERS = frozenset("上中里内")
 _FUNCTION = {
     "不": "not", "没": "not", "没有": "no", "未": "not", "非": "not", "无": "no", "别": "don't", "不是": "is not",
     "和": "and", "与": "and", "及": "and", "或": "or", "是": "is", "在": "in", "每": "per", "约": "about",
@@ -232,6 +235,9 @@ def render_clause(clause: str, lexicon: Mapping[str, str], asked: frozenset[str]
     """A clause in English word for word, and whether it says something new and exact (a quantity,
     a name the question (``asked``: its words, lower case) doesn't name)."""
     pieces = _segment(clause, lexicon)
+    said = [p for p in pieces if p.kind != "drop"]
+    if len(said) > 1 and said[-1].kind == "word" and said[-1].chinese in _LOCALIZERS:
+        pieces.remove(said[-1])
     news = any(_new(p, asked) for p in pieces) or (not asked and any(p.kind == "exact" for p in pieces))
     return " ".join(_words(pieces)), news
 

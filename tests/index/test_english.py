@@ -89,7 +89,7 @@ def test_the_units_the_question_names_come_first() -> None:
     first = EnglishUnit("Acme 用了 3 万个 GPU。")
     second = EnglishUnit("价格上，输入 15 美元。")
     assert line(first, second, question="What is the input price?").startswith(
-        "Price “上”, input US$15; Acme use 30,000 “个” GPU"
+        "Price, input US$15; Acme use 30,000 “个” GPU"
     )
 
 
@@ -162,3 +162,10 @@ def test_a_numeral_that_starts_a_word_is_the_words() -> None:
     lexicon = {**LEXICON, "一起": "together", "发布": "release"}
     assert render_clause("两家一起发布", lexicon)[0] == "2 “家” together release"  # not "2 “家” 1 “起”"
     assert render_clause("发布了一个模型", lexicon)[0].startswith("release 1")  # a count before its measure word
+
+
+def test_a_localizer_closing_a_phrase_is_not_glossed() -> None:
+    lexicon = {**LEXICON, "实践": "practice", "上": "above", "中": "middle"}
+    assert render_clause("在实践中", lexicon)[0] == "in practice"
+    assert render_clause("价格上", lexicon)[0] == "price"
+    assert render_clause("上", lexicon)[0] == "above"  # alone, it is the word
