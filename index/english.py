@@ -25,7 +25,7 @@ from index.stopwords import EN_STOPWORDS
 MAX_LINE = 320  # characters: one or two sentences before the quote
 MAX_WORD = 8  # longest lexicon word tried when segmenting
 MAX_TERMS = 4  # key terms named when nothing can be rendered
-NUMERALS = ("一", "两", "二")  # the counts that start words too (一开始, 两边)
+NUMERALS = ("一", "两", "二")  # the counts that start words too (一起, 两边)
 MIN_PART = 24  # characters: less of a cut clause says too little to add
 
 
@@ -97,7 +97,7 @@ def _segment(text: str, lexicon: Mapping[str, str]) -> list[_Piece]:
             if name:
                 spans.append((start, start + len(name), _Piece("exact", name.strip(" .'"), name)))
         # a Chinese numeral counts but says little on its own (一个消息 is "a message"), and one that
-        # starts a word is the word's (一开始 "at the outset", not "1 start")
+        # starts a word is the word's (一起 "together", not "1 rise")
         kind = "word" if q.text in NUMERALS else "exact"
         if kind == "word" and any(text[q.start : q.start + size] in lexicon for size in range(2, MAX_WORD + 1)):
             continue
@@ -235,9 +235,9 @@ def render_clause(clause: str, lexicon: Mapping[str, str], asked: frozenset[str]
     """A clause in English word for word, and whether it says something new and exact (a quantity,
     a name the question (``asked``: its words, lower case) doesn't name)."""
     pieces = _segment(clause, lexicon)
-    said = [p for p in pieces if p.kind != "drop"]
-    if len(said) > 1 and said[-1].kind == "word" and said[-1].chinese in _LOCALIZERS:
-        pieces.remove(said[-1])
+    said = [i for i, p in enumerate(pieces) if p.kind != "drop"]
+    if len(said) > 1 and pieces[said[-1]].kind == "word" and pieces[said[-1]].chinese in _LOCALIZERS:
+        del pieces[said[-1]]  # the closing one, not an earlier one alike
     news = any(_new(p, asked) for p in pieces) or (not asked and any(p.kind == "exact" for p in pieces))
     return " ".join(_words(pieces)), news
 
@@ -343,14 +343,14 @@ def english_line(question: str, units: Sequence[EnglishUnit], lexicon: Mapping[s
     rendered: list[tuple[int, str]] = []
     for position, unit in enumerate(units):
         if unit.cells and unit.header:
-            text, exact = _render_row(unit, lexicon)
+            text, said = _render_row(unit, lexicon)
         else:
-            text, exact = _render_text(unit.text, lexicon, asked)
-            if exact and unit.lead_in and not rendered:
+            text, said = _render_text(unit.text, lexicon, asked)
+            if said and unit.lead_in and not rendered:
                 lead, _ = _render_text(unit.lead_in, lexicon, asked)
                 # a lead-in that renders as a bare number ("他们做了三件事" → "3") says nothing
                 text = f"{lead}: {text}" if re.search(r"[A-Za-z]{2}", lead) else text
-        if exact:
+        if said:
             shared = len(asked & {w.lower() for w in re.findall(r"[A-Za-z]+", text)})
             rendered.append((-shared * 100 + position, text))
     if not rendered:

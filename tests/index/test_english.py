@@ -169,3 +169,8 @@ def test_a_localizer_closing_a_phrase_is_not_glossed() -> None:
     assert render_clause("在实践中", lexicon)[0] == "in practice"
     assert render_clause("价格上", lexicon)[0] == "price"
     assert render_clause("上", lexicon)[0] == "above"  # alone, it is the word
+
+
+def test_only_the_closing_localizer_goes() -> None:
+    lexicon = {**LEXICON, "实践": "practice", "上": "above", "中": "middle", "山": "mountain"}
+    assert render_clause("在山上的实践上", lexicon)[0] == "in mountain above practice"  # the second 上
