@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import groupby
 
 from index.numbers import quantities, render
 from index.stopwords import EN_STOPWORDS
@@ -196,19 +197,13 @@ def _spelled_names(pieces: list[_Piece], name_characters: frozenset[str]) -> lis
     name the lexicon lacks (伯吉斯 is Burgess, not "senior lucky this"): untranslated. The rest are
     words of their own (天 after the count of 一天)."""
     out: list[_Piece] = []
-    at = 0
-    while at < len(pieces):
-        end = at
-        while end < len(pieces) and pieces[end].kind == "char":
-            end += 1
-        if end == at:
-            out.append(pieces[at])
-            at += 1
+    for matched_alone, group in groupby(pieces, key=lambda p: p.kind == "char"):
+        run = list(group)
+        if not matched_alone:
+            out += run
             continue
-        run = pieces[at:end]
         spelled = len(run) > 1 and sum(p.chinese in name_characters for p in run) * 2 > len(run)
         out += [_Piece("word", None if spelled else p.english, p.chinese) for p in run]
-        at = end
     return out
 
 
@@ -246,14 +241,14 @@ def _clauses(text: str) -> list[str]:
     return [c.strip() for c in _CLAUSE_END.split(text) if c.strip()]
 
 
-def _render_text(text: str, lexicon: Mapping[str, str], asked: frozenset[str]) -> tuple[str, bool]:
+def _render_text(text: str, lexicon: Mapping[str, str], asked: frozenset[str]) -> str:
     """A sentence's clauses in order, if it says something: new and exact, or the question's words
-    (``asked``) to answer."""
+    (``asked``) to answer; else ""."""
     rendered = [render_clause(c, lexicon, asked) for c in _clauses(text)]
     kept = [(english, news) for english, news in rendered if english]
     if not kept or not (asked or any(news for _, news in kept)):
-        return "", False
-    return ", ".join(english for english, _ in kept), True
+        return ""
+    return ", ".join(english for english, _ in kept)
 
 
 def _render_cell(cell: str, lexicon: Mapping[str, str]) -> str:
@@ -265,7 +260,7 @@ def _render_cell(cell: str, lexicon: Mapping[str, str]) -> str:
     return ", ".join(p for p in parts if p)
 
 
-def _render_row(unit: EnglishUnit, lexicon: Mapping[str, str]) -> tuple[str, bool]:
+def _render_row(unit: EnglishUnit, lexicon: Mapping[str, str]) -> str:
     """'SWE-bench Multilingual: Composer 2.5 73.7%, comparison industry peak': the row's first cell,
     then each cell after its column's name; a cell that can't be rendered is left out."""
     label = _render_cell(unit.cells[0], lexicon)
@@ -276,8 +271,8 @@ def _render_row(unit: EnglishUnit, lexicon: Mapping[str, str]) -> tuple[str, boo
             column = _render_cell(name, lexicon)
             pairs.append(f"{column} {value}".strip())
     if not pairs:
-        return "", False
-    return f"{label}: " + ", ".join(pairs) if label else ", ".join(pairs), True
+        return ""
+    return f"{label}: " + ", ".join(pairs) if label else ", ".join(pairs)
 
 
 def _section_name(section: Sequence[str], lexicon: Mapping[str, str]) -> str:
@@ -343,14 +338,14 @@ def english_line(question: str, units: Sequence[EnglishUnit], lexicon: Mapping[s
     rendered: list[tuple[int, str]] = []
     for position, unit in enumerate(units):
         if unit.cells and unit.header:
-            text, said = _render_row(unit, lexicon)
+            text = _render_row(unit, lexicon)
         else:
-            text, said = _render_text(unit.text, lexicon, asked)
-            if said and unit.lead_in and not rendered:
-                lead, _ = _render_text(unit.lead_in, lexicon, asked)
+            text = _render_text(unit.text, lexicon, asked)
+            if text and unit.lead_in and not rendered:
+                lead = _render_text(unit.lead_in, lexicon, asked)
                 # a lead-in that renders as a bare number ("他们做了三件事" → "3") says nothing
                 text = f"{lead}: {text}" if re.search(r"[A-Za-z]{2}", lead) else text
-        if said:
+        if text:
             shared = len(asked & {w.lower() for w in re.findall(r"[A-Za-z]+", text)})
             rendered.append((-shared * 100 + position, text))
     if not rendered:

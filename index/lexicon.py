@@ -175,8 +175,9 @@ def build_lexicon(words: Iterable[str], names: Mapping[str, str] | None = None) 
 
 def corpus_words(texts: Iterable[str]) -> set[str]:
     """The Chinese words of the texts, as the index tokenizes them (jieba's words and their parts),
-    function words too (他们, 这个): a sentence is rendered whole or not at all. Every character on
-    its own too: the English line cuts words where a number or a name starts (一天 → 1, 天)."""
+    function words too (他们, 这个): a word the lexicon lacks is left as written in the line. Every
+    character on its own too: the English line cuts words where a number or a name starts (一天 →
+    1, 天)."""
     words = {token for text in texts for token in tokenize(text, drop_stopwords=False) if _HAN.search(token)}
     return words | {char for word in words for char in word if _HAN.match(char)}
 
