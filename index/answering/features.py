@@ -115,6 +115,8 @@ CANDIDATE_FEATURES = (
     "last_in_passage",
     "best_in_passage",
     "novel",
+    "gloss_cos",
+    "gloss_gap",
     "english",
     *(f"asks_{name}" for name in (*ASKED, "other")),
     *(f"holds_{name}" for name in HELD),
@@ -136,8 +138,10 @@ def candidate_matrix(
     terms: Terms,
     question: str,
     language: str,
+    own: np.ndarray | None = None,
 ) -> np.ndarray:
-    """One row of CANDIDATE_FEATURES per candidate."""
+    """One row of CANDIDATE_FEATURES per candidate. ``own``: the question's own vector, compared with
+    the candidates' English glosses (english_view.py) where the index has them."""
     if not candidates:
         return np.zeros((0, len(CANDIDATE_FEATURES)), dtype=np.float32)
     hits = outcome.hits
@@ -189,6 +193,7 @@ def candidate_matrix(
     dense_gap = np.array([top_dense - h.dense_adjusted for h in hits])
     lexical = np.array([h.lexical / top_lexical if top_lexical > 0 else 0.0 for h in hits])
     contents = [_content_tokens(t) for t in tokens]
+    glossed = _gloss_cosines(stored, candidates, own)
     latin = len(terms.latin)
     columns = [
         cos,
@@ -215,6 +220,8 @@ def candidate_matrix(
         [1.0 if c.sentence == span.stop - 1 else 0.0 for c, span in zip(candidates, spans, strict=True)],
         [1.0 if value >= best_in_chunk[chunk] else 0.0 for value, chunk in zip(cosines, chunks, strict=True)],
         [len(content - question_tokens) / len(content) if content else 0.0 for content in contents],
+        glossed,
+        glossed.max() - glossed,
     ]
     matrix = np.empty((len(candidates), len(CANDIDATE_FEATURES)), dtype=np.float32)
     matrix[:, : len(columns)] = np.array(columns, dtype=np.float64).T
@@ -222,6 +229,13 @@ def candidate_matrix(
     matrix[:, len(columns) + 1 : len(columns) + 1 + len(asked)] = asked
     matrix[:, len(columns) + 1 + len(asked) :] = [held_vector(text) for text in texts]
     return matrix
+
+
+def _gloss_cosines(stored: StoredIndex, candidates: Sequence[Candidate], own: np.ndarray | None) -> np.ndarray:
+    """Each candidate's English gloss's cosine with the question (0 without a view or a vector)."""
+    if stored.gloss_vectors is None or own is None:
+        return np.zeros(len(candidates))
+    return stored.gloss_vectors[[c.sentence for c in candidates]] @ own
 
 
 @lru_cache(maxsize=131072)

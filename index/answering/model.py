@@ -212,6 +212,16 @@ _loaded: dict[Path, tuple[float, AnswerModel]] = {}
 _lock = threading.Lock()
 
 
+def _check_features(model: AnswerModel, path: Path) -> None:
+    """Trees read their columns by position: a model made for other features would misread every row."""
+    from index.answering.decide import GATE_FEATURES
+    from index.answering.features import CANDIDATE_FEATURES
+
+    for name, trees, features in (("scorer", model.scorer, CANDIDATE_FEATURES), ("gate", model.gate, GATE_FEATURES)):
+        if trees.features != features:
+            raise ModelError(f"the {name} in {path} was trained on other features; run `python -m index train`")
+
+
 def load_model(path: Path = MODEL_FILE) -> AnswerModel:
     """The model in ``path``, read once (again only when the file changes)."""
     try:
@@ -239,6 +249,7 @@ def load_model(path: Path = MODEL_FILE) -> AnswerModel:
             if isinstance(error, ModelError):
                 raise
             raise ModelError(f"cannot read the answer model {path}: {error}") from None
+        _check_features(model, path)
         _loaded[path] = (stamp, model)
         return model
 

@@ -88,13 +88,13 @@ def test_incremental_rebuild_embeds_only_what_changed(rebuilt_index) -> None:  #
     assert result.version is not None and result.version != old
     assert current_version(settings.index_dir) == result.version
     stored = load_current(settings.index_dir)
-    total = len(stored.chunks) + len(stored.sentences)
-    # the edited chunk's passage and the one sentence added to it; everything else is reused
-    assert result.embedded == 2
-    assert result.reused == total - 2 > 0
+    total = len(stored.chunks) + 2 * len(stored.sentences)  # a sentence is embedded with its English gloss
+    # the edited chunk's passage, the one sentence added to it and its gloss; everything else is reused
+    assert result.embedded == 3
+    assert result.reused == total - 3 > 0
     assert stored.manifest.reused_embeddings == result.reused
     summary = result.summary(settings.index_dir)
-    assert summary.startswith(f"built {result.version}") and "embedded 2" in summary and "\n" not in summary
+    assert summary.startswith(f"built {result.version}") and "embedded 3" in summary and "\n" not in summary
 
 
 def test_incremental_rebuild_cleans_only_old_staging_folders(rebuilt_index) -> None:  # type: ignore[no-untyped-def]
@@ -120,7 +120,7 @@ def test_force_reembeds_everything(tiny_corpus: Path, tmp_path: Path) -> None:
 
     settings = load_settings(corpus_dir=tiny_corpus, index_dir=tmp_path / "index")
     first = build_index(settings, progress=False)
-    total = first.chunks + first.sentences
+    total = first.chunks + 2 * first.sentences  # each sentence and its English gloss
     assert first.version and first.documents == 2 and first.embedded == total and first.reused == 0
 
     assert build_index(settings, progress=False).version is None

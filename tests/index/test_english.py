@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from index.english import EnglishUnit, english_line, key_terms, render_clause
+from index.english import EnglishUnit, english_line, gloss_sentence, key_terms, render_clause
 
 CJK = re.compile(r"[\u3400-\u9fff]")
 QUOTED = re.compile(r"“[^”]*”")
@@ -174,3 +174,10 @@ def test_a_localizer_closing_a_phrase_is_not_glossed() -> None:
 def test_only_the_closing_localizer_goes() -> None:
     lexicon = {**LEXICON, "实践": "practice", "上": "above", "中": "middle", "山": "mountain"}
     assert render_clause("在山上的实践上", lexicon)[0] == "in mountain above practice"  # the second 上
+
+
+def test_a_sentence_is_glossed_whole_whatever_it_says() -> None:
+    # the English view (english_view.py): no question, nothing new or exact, every clause still said
+    text = gloss_sentence("我先说结论：传闻属实，而且官方压根没打算藏。", LEXICON)
+    assert text == "“我先说结论”, rumor true, “且官方压根” not “打算藏”"  # words this lexicon lacks as written
+    assert gloss_sentence("", LEXICON) == "" and gloss_sentence("。！", LEXICON) == ""

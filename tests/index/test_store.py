@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
@@ -23,6 +24,7 @@ from index.store import (
     BACKGROUND,
     CHUNK_VECTORS,
     CHUNKS,
+    ENGLISH_VIEW,
     GLOSSARY,
     MANIFEST,
     SENTENCE_VECTORS,
@@ -59,6 +61,12 @@ def test_the_built_index_loads_and_is_consistent(built_index) -> None:  # type: 
     norms = np.linalg.norm(stored.chunk_vectors(), axis=1)
     assert np.allclose(norms, 1.0, atol=1e-3)
     assert np.allclose(np.linalg.norm(stored.sentence_vectors, axis=1), 1.0, atol=1e-3)
+    # each sentence's English gloss, embedded: the English view (index/english_view.py)
+    assert stored.glosses is not None and stored.gloss_vectors is not None
+    assert len(stored.glosses) == len(stored.sentences) and stored.gloss_vectors.shape == (len(stored.sentences), 384)
+    assert np.allclose(np.linalg.norm(stored.gloss_vectors, axis=1), 1.0, atol=1e-3)
+    said = [g for g, s in zip(stored.glosses, stored.sentences, strict=True) if "SpaceX" in stored.sentence_text(s)]
+    assert said and all("SpaceX" in g for g in said)
 
 
 def test_missing_current(tmp_path: Path) -> None:
@@ -84,6 +92,12 @@ def _edit_manifest(change: Callable[[dict], None]) -> Callable[[Path], None]:
     return apply
 
 
+def _save_view(version: Path, change: Callable[[dict], dict]) -> None:
+    with np.load(version / ENGLISH_VIEW) as data:
+        arrays = change(dict(data))
+    np.savez(version / ENGLISH_VIEW, **arrays)
+
+
 def _edit_first_sentence(version: Path, edit: Callable[[dict], None]) -> None:
     lines = (version / SENTENCES).read_text(encoding="utf-8").splitlines()
     first = json.loads(lines[0])
@@ -94,7 +108,7 @@ def _edit_first_sentence(version: Path, edit: Callable[[dict], None]) -> None:
 BREAKAGES: dict[str, Callable[[Path], None]] = {
     **{
         f"missing {name}": (lambda v, n=name: (v / n).unlink())
-        for name in (MANIFEST, CHUNKS, CHUNK_VECTORS, SENTENCES, SENTENCE_VECTORS, GLOSSARY, BACKGROUND)
+        for name in (MANIFEST, CHUNKS, CHUNK_VECTORS, SENTENCES, SENTENCE_VECTORS, GLOSSARY, BACKGROUND, ENGLISH_VIEW)
     },
     "manifest not JSON": lambda v: (v / MANIFEST).write_text("{not json", encoding="utf-8"),
     "manifest truncated": lambda v: _truncate(v / MANIFEST, 40),
@@ -117,6 +131,9 @@ BREAKAGES: dict[str, Callable[[Path], None]] = {
     "faiss garbage": lambda v: (v / CHUNK_VECTORS).write_bytes(b"garbage!" * 64),
     "faiss empty": lambda v: (v / CHUNK_VECTORS).write_bytes(b""),
     "sentence vectors truncated": lambda v: _truncate(v / SENTENCE_VECTORS, 500),
+    "English view for fewer sentences": lambda v: _save_view(v, lambda d: {**d, "vectors": d["vectors"][:-1]}),
+    "English view without its glosses": lambda v: _save_view(v, lambda d: {"vectors": d["vectors"]}),
+    "manifest without an English view": _edit_manifest(lambda m: m.update(english_view_sha256="")),
     "background not an npz": lambda v: (v / BACKGROUND).write_bytes(b"not a zip file at all"),
     "glossary not JSON": lambda v: (v / GLOSSARY).write_text("{oops", encoding="utf-8"),
     "glossary a list": lambda v: (v / GLOSSARY).write_text("[1, 2]", encoding="utf-8"),
@@ -195,6 +212,10 @@ def _version_parts(stored):  # type: ignore[no-untyped-def]
     )
 
 
+def _english_view(stored):  # type: ignore[no-untyped-def]
+    return (stored.glosses, stored.gloss_vectors)
+
+
 def test_write_version_switches_atomically_and_prunes(built_index, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     stored = load_current(built_index.index_dir)
     index_dir = tmp_path / "index"
@@ -205,7 +226,7 @@ def test_write_version_switches_atomically_and_prunes(built_index, tmp_path: Pat
 
     written = []
     for _ in range(3):
-        path = write_version(index_dir, *_version_parts(stored), keep=2)
+        path = write_version(index_dir, *_version_parts(stored), keep=2, english_view=_english_view(stored))
         written.append(path.name)
         assert current_version(index_dir) == path.name
         assert load_current(index_dir).version == path.name
@@ -217,14 +238,22 @@ def test_write_version_switches_atomically_and_prunes(built_index, tmp_path: Pat
     assert [c.chunk_id for c in reloaded.chunks] == [c.chunk_id for c in stored.chunks]
     assert np.array_equal(reloaded.sentence_vectors, stored.sentence_vectors)
     assert reloaded.glossary == stored.glossary
+    assert reloaded.glosses == stored.glosses and np.array_equal(reloaded.gloss_vectors, stored.gloss_vectors)
+
+
+def test_a_version_written_without_an_english_view_asks_to_be_built_again(built_index, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    stored = load_current(built_index.index_dir)
+    write_version(tmp_path / "index", *_version_parts(stored))
+    with pytest.raises(IndexLoadError, match="no English view.*" + re.escape(FIX)):
+        load_current(tmp_path / "index")
 
 
 def test_keep_one_version(built_index, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     stored = load_current(built_index.index_dir)
     index_dir = tmp_path / "index"
     parts = _version_parts(stored)
-    first = write_version(index_dir, *parts, keep=1)
-    second = write_version(index_dir, *parts, keep=1)
+    first = write_version(index_dir, *parts, keep=1, english_view=_english_view(stored))
+    second = write_version(index_dir, *parts, keep=1, english_view=_english_view(stored))
     assert not first.exists() and second.exists()
     assert current_version(index_dir) == second.name
 

@@ -86,3 +86,26 @@ def test_features_are_the_same_for_the_same_question(stored: StoredIndex, retrie
     one = candidate_matrix(stored, outcome, found, terms, question, language)
     two = candidate_matrix(stored, outcome, found, terms, question, language)
     assert np.array_equal(one, two)
+
+
+def test_the_english_view_gives_each_candidate_its_gloss_cosine(stored: StoredIndex, retriever: Retriever) -> None:
+    import dataclasses
+
+    question = "How long is the night train ride?"
+    outcome = search(retriever, question, "en")
+    found = candidates(stored, outcome)
+    terms = question_terms(retriever, question, tokenize(question), "en")
+    own = hashed_vector(question)
+    plain = candidate_matrix(stored, outcome, found, terms, question, "en", own)
+    assert not plain[:, COLUMN["gloss_cos"]].any()  # an index without the view: no cosine to read
+    # stand-in glosses: each sentence's own vector, so the expected cosines are known
+    viewed = dataclasses.replace(stored, glosses=[""] * len(stored.sentences), gloss_vectors=stored.sentence_vectors)
+    matrix = candidate_matrix(viewed, outcome, found, terms, question, "en", own)
+    expected = stored.sentence_vectors[[c.sentence for c in found]] @ own
+    assert np.allclose(matrix[:, COLUMN["gloss_cos"]], expected, atol=1e-6) and expected.std() > 0
+    assert np.allclose(matrix[:, COLUMN["gloss_gap"]], expected.max() - expected, atol=1e-6)
+    assert np.array_equal(
+        np.delete(matrix, [COLUMN["gloss_cos"], COLUMN["gloss_gap"]], axis=1),
+        np.delete(plain, [COLUMN["gloss_cos"], COLUMN["gloss_gap"]], axis=1),
+    )
+    assert candidate_matrix(viewed, outcome, found, terms, question, "en")[:, COLUMN["gloss_cos"]].max() == 0

@@ -13,11 +13,11 @@ from index.answering.features import CANDIDATE_FEATURES
 from index.answering.model import MODEL_FILE, AnswerModel, ModelError, Trees, from_lightgbm, load_model, save_model
 
 
-def fitted(params: dict, seed: int = 0):  # type: ignore[no-untyped-def]
+def fitted(params: dict, seed: int = 0, width: int = 3):  # type: ignore[no-untyped-def]
     import lightgbm
 
     rng = np.random.default_rng(seed)
-    x = rng.normal(size=(600, 3))
+    x = rng.normal(size=(600, width))
     x[:, 2] = np.round(x[:, 2])  # ties at split values: ``<=`` must go the way LightGBM goes
     y = (x[:, 0] + 0.5 * x[:, 1] * x[:, 2] > 0).astype(float)
     group = np.full(60, 10) if params.get("objective") == "lambdarank" else None
@@ -65,15 +65,25 @@ def test_averaged_trees_score_the_mean_margin() -> None:
 
 
 def test_a_model_file_round_trips(tmp_path: Path) -> None:
-    booster, x = fitted({"objective": "binary"})
-    trees = from_lightgbm(booster, ("a", "b", "c"))
-    answer = AnswerModel(trees, trees, {"zh": 0.3, "en": 0.2}, 0.6, {"seed": 0})
+    booster, x = fitted({"objective": "binary"}, width=len(CANDIDATE_FEATURES))
+    trees = from_lightgbm(booster, CANDIDATE_FEATURES)
+    gate = from_lightgbm(fitted({"objective": "binary"}, width=len(GATE_FEATURES))[0], GATE_FEATURES)
+    answer = AnswerModel(trees, gate, {"zh": 0.3, "en": 0.2}, 0.6, {"seed": 0})
     path = tmp_path / "model.json"
     save_model(answer, path)
     loaded = load_model(path)
     assert np.allclose(loaded.scorer.probability(x), trees.probability(x), atol=1e-5)
     assert np.array_equal(loaded.scorer.threshold, trees.threshold)  # exact: rounding moves rows
     assert loaded.threshold("zh") == 0.3 and loaded.threshold("ja") == 0.2 and loaded.meta == {"seed": 0}
+
+
+def test_a_model_made_for_other_features_is_refused(tmp_path: Path) -> None:
+    """Trees read columns by position: trained before a feature was added, they would misread every row."""
+    booster, _ = fitted({"objective": "binary"})
+    trees = from_lightgbm(booster, ("a", "b", "c"))
+    save_model(AnswerModel(trees, trees, {"zh": 0.3, "en": 0.2}, 0.6, {}), tmp_path / "old.json")
+    with pytest.raises(ModelError, match=r"other features.*index train"):
+        load_model(tmp_path / "old.json")
 
 
 def test_a_missing_or_broken_model_says_how_to_make_one(tmp_path: Path) -> None:
