@@ -240,12 +240,12 @@ class Engine:
             # new: judged on its own, not as the conversation's topic (its terms stay its own words)
             query = dataclasses.replace(query, earlier=(), more=False)
         t0 = time.perf_counter()
-        steered, own = self._query_vectors(query, snapshot.retriever)
+        steered, own, plain = self._query_vectors(query, snapshot.retriever)
         t1 = time.perf_counter()
         focus = referenced_chunks(stored, query.section) if query.section else None
         tokens = query.search_tokens
         n = max(k, PASSAGES)
-        outcome = retriever.search(steered, tokens, n, mode, query.language, focus)
+        outcome = retriever.search(steered, tokens, n, mode, query.language, focus, plain)
         item = None
         if query.item is not None and focus is None and mode == "hybrid":
             # "the 2nd lesson": the item of the list the question retrieves; a second search puts its passage first
@@ -256,12 +256,12 @@ class Engine:
             )
             if item is not None:
                 focus = [stored.sentences[item].chunk]
-                outcome = retriever.search(steered, tokens, n, mode, query.language, focus)
+                outcome = retriever.search(steered, tokens, n, mode, query.language, focus, plain)
         found = candidates(stored, outcome) if describe else []
         if focus and found:  # asked about a part of the article, the answer comes from that part
             pointed = set(focus)
             found = [c for c in found if stored.sentences[c.sentence].chunk in pointed] or found
-        matrix = candidate_matrix(stored, outcome, found, terms, query.text, query.language, own)
+        matrix = candidate_matrix(stored, outcome, found, terms, query.text, query.language, plain)
         evidence = np.zeros(0, dtype=np.float32)  # retrieval only: no gate to read it
         if describe:
             passages = [stored.chunks[h.chunk].text for h in outcome.hits]
@@ -290,8 +290,10 @@ class Engine:
         return float(self.model.gate.probability(features[None, :])[0])
 
     # -- query vectors ----------------------------------------------------------------
-    def _query_vectors(self, query: Query, retriever: Retriever) -> tuple[np.ndarray, np.ndarray]:
-        """The vector retrieval uses, and the question's own (with its follow-up context).
+    def _query_vectors(self, query: Query, retriever: Retriever) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The vector retrieval uses; the question's own; and the question with its follow-up's
+        context, unsteered, which the English view is compared with (the own vector of "and the
+        price?" says nothing of what it asks).
 
         A non-Chinese question's vector is steered toward the mean vector of the corpus words
         that translate it (RetrievalParams.translation_weight); the gate judges the question's own
@@ -313,11 +315,11 @@ class Engine:
         plain = _unit(vectors[0] + CONTEXT_WEIGHT * vectors[1] if context else vectors[0])
         own = _unit(vectors[0])
         if not words:
-            return plain, own
+            return plain, own, plain
         self._remember(missing, vectors[len(texts) - len(missing) :])
         with self._words_lock:
             translated = _unit(np.mean([self._word_vectors[w] for w in words], axis=0))
-        return _unit(plain + weight * translated), own
+        return _unit(plain + weight * translated), own, plain
 
     def _unknown(self, words: list[str]) -> list[str]:
         """The words (once each) whose vectors aren't kept yet."""

@@ -6,6 +6,9 @@ Dense scores are corrected two ways before ranking, both measured on the dev que
   language (CSLS-style): an English question otherwise prefers any English-looking passage;
 - a passage scores as its best sentence when that beats the whole: short facts inside long
   passages are found by the sentence they are in.
+
+A non-Chinese question's own vector also ranks the passages by their sentences' English glosses
+(the index's English view, english_view.py), a third ranking in the fusion.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import numpy as np
 
 from index.chunking import passage_text
 from index.crosslingual import expand, position_forms, translated_positions, translation
+from index.english_view import reads_view
 from index.lexical import LexicalIndex
 from index.store import StoredIndex, search_vectors
 
@@ -44,6 +48,12 @@ class RetrievalParams:
     # hit@1 falls 0.90 → 0.88, on English follow-ups 0.80 → 0.75.
     lexical_lead: float = 1.8
     lexical_lead_bonus: float = 0.01
+    # The weight in the fusion of the English view's ranking (a passage by its best sentence's gloss),
+    # for non-Chinese questions. The first passage holds the answer for (weights 0 / 0.5 / 1 / 2) XQuAD's
+    # training articles' English questions 0.671 / 0.684 / 0.696 / 0.705, our English dev questions
+    # 0.849 / 0.836 / 0.826 / 0.813: glosses of an essay's colloquial tech prose read worse than of
+    # Wikipedia's (docs/tuning-log.md, 2026-12-04). The middle of the two.
+    gloss_weight: float = 1.0
 
     def lexical_weight_for(self, language: str) -> float:
         return self.lexical_weight.get(language, self.lexical_weight.get("en", 1.0))
@@ -193,6 +203,22 @@ class Retriever:
             if token not in said_by_translation
         }
 
+    def _gloss_order(
+        self, candidates: list[int], spans: list[range], rows: np.ndarray, own_vector: np.ndarray
+    ) -> list[int]:
+        """The candidate passages by their best sentence's English gloss (none without a view)."""
+        vectors = self.stored.gloss_vectors
+        if vectors is None or not len(rows):
+            return []
+        sims = vectors[rows] @ own_vector
+        best: dict[int, float] = {}
+        at = 0
+        for chunk, span in zip(candidates, spans, strict=True):
+            if len(span):
+                best[chunk] = float(sims[at : at + len(span)].max())
+            at += len(span)
+        return sorted(best, key=lambda c: (-best[c], c))
+
     def _dense_pool(self, query_vector: np.ndarray, n: int) -> list[int]:
         n = min(n, self.stored.vectors.ntotal)
         if n == 0:
@@ -207,9 +233,11 @@ class Retriever:
         mode: Mode = "hybrid",
         language: str = "zh",
         focus: list[int] | None = None,
+        own_vector: np.ndarray | None = None,
     ) -> SearchOutcome:
         """``focus``: the passages of the section the question points at ("per the conclusion"),
-        ranked before the others (structure.py)."""
+        ranked before the others (structure.py). ``own_vector``: the question's own vector (not
+        steered toward the corpus's words), which a non-Chinese question's English view ranks with."""
         params, stored = self.params, self.stored
         pool = max(k * 10, params.pool)
         lexical_scores = self.lexical_scores(query_tokens, language)
@@ -244,7 +272,11 @@ class Retriever:
             fused = {c: float(lexical_scores[c]) for c in lexical_order}
         else:
             weight = params.lexical_weight_for(language)
-            fused = rrf([dense_order, lexical_order], [1.0, weight], params.rrf_k)
+            rankings, weights = [dense_order, lexical_order], [1.0, weight]
+            if own_vector is not None and reads_view(language) and params.gloss_weight > 0:
+                viewed = self._gloss_order(candidates, spans, rows, own_vector)
+                rankings, weights = [*rankings, viewed], [*weights, params.gloss_weight]
+            fused = rrf(rankings, weights, params.rrf_k)
             leader = lexical_leader(lexical_order, lexical_scores, params.lexical_lead)
             if leader is not None:
                 fused[leader] += weight * params.lexical_lead_bonus

@@ -16,6 +16,7 @@ from functools import cached_property, lru_cache
 import numpy as np
 
 from index.answering.question_type import ASKED, HELD, asked_vector, held_vector
+from index.english_view import reads_view
 from index.retrieval import Retriever, SearchOutcome
 from index.store import StoredIndex
 from index.tokenizer import tokenize
@@ -141,7 +142,8 @@ def candidate_matrix(
     own: np.ndarray | None = None,
 ) -> np.ndarray:
     """One row of CANDIDATE_FEATURES per candidate. ``own``: the question's own vector, compared with
-    the candidates' English glosses (english_view.py) where the index has them."""
+    the candidates' English glosses (english_view.py) where the index has them and the question's
+    language reads them."""
     if not candidates:
         return np.zeros((0, len(CANDIDATE_FEATURES)), dtype=np.float32)
     hits = outcome.hits
@@ -193,7 +195,7 @@ def candidate_matrix(
     dense_gap = np.array([top_dense - h.dense_adjusted for h in hits])
     lexical = np.array([h.lexical / top_lexical if top_lexical > 0 else 0.0 for h in hits])
     contents = [_content_tokens(t) for t in tokens]
-    glossed = _gloss_cosines(stored, candidates, own)
+    glossed = _gloss_cosines(stored, candidates, own if reads_view(language) else None)
     latin = len(terms.latin)
     columns = [
         cos,

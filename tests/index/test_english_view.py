@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from index.english_view import sentence_glosses, view_digest
+from index.english_view import reads_view, sentence_glosses, view_digest
 
 PASSAGES = ["马斯克的公司和 Cursor 达成了算力合作（Compute Partnership）。价格上涨了三倍。"]
 
@@ -20,3 +20,7 @@ def test_the_digest_changes_with_any_gloss_and_keeps_their_order() -> None:
     assert one == view_digest(["price rise", "Cursor"])
     assert one != view_digest(["Cursor", "price rise"]) and one != view_digest(["price rises", "Cursor"])
     assert view_digest([]) != view_digest([""])
+
+
+def test_the_view_is_for_questions_not_in_the_corpus_language() -> None:
+    assert reads_view("en") and reads_view("ja") and not reads_view("zh")

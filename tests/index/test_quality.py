@@ -49,17 +49,19 @@ FLOOR_METRICS = ("hit_at_1", "recall_at_5", "fact_rate", "citation_precision", "
 
 # Measured on 2026-12-04 with the learned answer layer (index/answering/, the model of
 # index/data/answer_model.json: local-rarity share, retrieved-passage coverage, groups weighed by size, the
-# scorer the mean of three bagged fits and the gate of five, the English view's gloss cosines): dev zh
-# 164 / en 307 questions (trained on: the gate's and scorer's "own" source), holdout zh 348 / en 356
-# (never trained on), follow-ups zh 32 / en 25. With the English view (docs/evaluation.md) near-topic
-# fell on dev (zh 0.60 → 0.50, en 0.23 → 0.18) and rose on holdout zh (0.31 → 0.41); English off-topic
-# rose on both (dev 0.74 → 0.80, holdout 0.86 → 0.91), holdout English cite P fell 0.882 → 0.864.
-#   dev       zh  hit@1 0.932  R@5 0.990  fact 0.990  cite P 0.971  abst out 0.98  hard 0.50  false abst 0.000
-#   dev       en  hit@1 0.877  R@5 0.995  fact 0.973  cite P 0.946  abst out 0.80  hard 0.18  false abst 0.005
-#   holdout   zh  hit@1 0.930  R@5 0.989  fact 0.857  cite P 0.928  abst out 1.00  hard 0.41  false abst 0.022
-#   holdout   en  hit@1 0.898  R@5 0.993  fact 0.835  cite P 0.864  abst out 0.91  hard 0.07  false abst 0.014
-#   followups zh  hit@1 0.962  R@5 0.962  fact 0.846  cite P 0.960  abst out 1.00  hard 0.00  false abst 0.038
-#   followups en  hit@1 0.800  R@5 1.000  fact 0.750  cite P 0.947  abst out 0.67  hard 0.00  false abst 0.050
+# scorer the mean of three bagged fits and the gate of five) and the English view (gloss cosines as
+# features, gloss ranking in the fusion at weight 1): dev zh 164 / en 307 questions (trained on: the
+# gate's and scorer's "own" source), holdout zh 348 / en 356 (never trained on), follow-ups zh 32 / en
+# 25. Changed by the English view and the retrained model (docs/evaluation.md): holdout near-topic zh
+# 0.31 → 0.48 and en 0.11 → 0.04, English fact 0.831 → 0.820 and cite P 0.882 → 0.872; dev English
+# hit@1 0.877 → 0.854, off-topic 0.74 → 0.80; follow-ups: English fact 0.75 → 0.70, one more of three
+# Chinese off-topic answered ("那比特币呢？", a gate score at its threshold).
+#   dev       zh  hit@1 0.932  R@5 0.990  fact 0.990  cite P 0.971  abst out 0.98  hard 0.60  false abst 0.000
+#   dev       en  hit@1 0.854  R@5 0.995  fact 0.963  cite P 0.946  abst out 0.80  hard 0.23  false abst 0.000
+#   holdout   zh  hit@1 0.930  R@5 0.989  fact 0.864  cite P 0.920  abst out 1.00  hard 0.48  false abst 0.029
+#   holdout   en  hit@1 0.894  R@5 0.993  fact 0.820  cite P 0.872  abst out 0.86  hard 0.04  false abst 0.007
+#   followups zh  hit@1 0.962  R@5 0.962  fact 0.769  cite P 0.960  abst out 0.67  hard 0.00  false abst 0.038
+#   followups en  hit@1 0.800  R@5 1.000  fact 0.700  cite P 0.895  abst out 0.67  hard 0.00  false abst 0.050
 FLOORS: dict[str, dict[str, dict[str, float]]] = {
     "dev": {
         "zh": {
@@ -68,15 +70,15 @@ FLOORS: dict[str, dict[str, dict[str, float]]] = {
             "fact_rate": 0.96,
             "citation_precision": 0.94,
             "abstention_out": 0.95,
-            "abstention_hard_out": 0.47,
+            "abstention_hard_out": 0.57,
         },
         "en": {
-            "hit_at_1": 0.84,
+            "hit_at_1": 0.82,
             "recall_at_5": 0.96,
-            "fact_rate": 0.94,
+            "fact_rate": 0.93,
             "citation_precision": 0.91,
             "abstention_out": 0.77,
-            "abstention_hard_out": 0.15,
+            "abstention_hard_out": 0.19,
         },
     },
     "holdout": {
@@ -86,31 +88,31 @@ FLOORS: dict[str, dict[str, dict[str, float]]] = {
             "fact_rate": 0.83,
             "citation_precision": 0.89,
             "abstention_out": 0.97,
-            "abstention_hard_out": 0.38,
+            "abstention_hard_out": 0.45,
         },
         "en": {
             "hit_at_1": 0.86,
             "recall_at_5": 0.96,
-            "fact_rate": 0.8,
+            "fact_rate": 0.79,
             "citation_precision": 0.85,
-            "abstention_out": 0.88,
-            "abstention_hard_out": 0.05,
+            "abstention_out": 0.83,
+            "abstention_hard_out": 0.03,
         },
     },
     "followups": {
         "zh": {
             "hit_at_1": 0.93,
             "recall_at_5": 0.93,
-            "fact_rate": 0.81,
+            "fact_rate": 0.74,
             "citation_precision": 0.93,
-            "abstention_out": 0.97,
+            "abstention_out": 0.6,
             "abstention_hard_out": 0.0,
         },
         "en": {
             "hit_at_1": 0.77,
             "recall_at_5": 0.97,
-            "fact_rate": 0.72,
-            "citation_precision": 0.91,
+            "fact_rate": 0.67,
+            "citation_precision": 0.86,
             "abstention_out": 0.63,
             "abstention_hard_out": 0.0,
         },

@@ -154,3 +154,32 @@ def test_an_english_word_said_by_its_translation_is_weighed_once(engine) -> None
     assert "性价比" in weights
     assert "value" not in weights and "money" not in weights
     assert "pinpointing" in weights  # the article lacks it and nothing translates it: what is asked
+
+
+def test_the_english_view_ranks_an_english_questions_passages_too() -> None:
+    """A third ranking in the fusion (RetrievalParams.gloss_weight): the passages by their sentences'
+    English glosses against the question's own vector; a Chinese question's fusion is left alone."""
+    import dataclasses
+
+    from index.retrieval import RetrievalParams, Retriever
+    from tests.index.answering.support import build_stored, hashed_vector, sentence_id
+
+    stored = build_stored()
+    ticket = sentence_id(stored, "车票价格是 400 元")
+    glosses = [f"sentence {i}" for i in range(len(stored.sentences))]
+    glosses[ticket] = "The ticket price is 400 yuan."
+    viewed = dataclasses.replace(stored, glosses=glosses, gloss_vectors=np.stack([hashed_vector(g) for g in glosses]))
+    steered, own = hashed_vector("水果"), hashed_vector("ticket price")  # dense points at the fruit passage
+    target = stored.sentences[ticket].chunk
+
+    params = RetrievalParams(gloss_weight=3.0)  # decisive here, where dense and BM25 agree on another passage
+
+    def first(index, language: str, own_vector=own) -> int:  # type: ignore[no-untyped-def]
+        return Retriever(index, params).search(steered, [], 5, "hybrid", language, None, own_vector).hits[0].chunk
+
+    assert first(stored, "en") != target  # no view: dense alone
+    assert first(viewed, "en") == target
+    assert first(viewed, "en", None) != target  # no own vector: nothing to rank the view with
+    assert first(viewed, "zh") == first(stored, "zh")
+    flat = Retriever(viewed, dataclasses.replace(params, gloss_weight=0.0))
+    assert flat.search(steered, [], 5, "hybrid", "en", None, own).hits[0].chunk != target

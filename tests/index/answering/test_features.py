@@ -109,3 +109,6 @@ def test_the_english_view_gives_each_candidate_its_gloss_cosine(stored: StoredIn
         np.delete(plain, [COLUMN["gloss_cos"], COLUMN["gloss_gap"]], axis=1),
     )
     assert candidate_matrix(viewed, outcome, found, terms, question, "en")[:, COLUMN["gloss_cos"]].max() == 0
+    # a question in the corpus's own language isn't compared with the view
+    chinese = candidate_matrix(viewed, outcome, found, terms, question, "zh", own)
+    assert not chinese[:, [COLUMN["gloss_cos"], COLUMN["gloss_gap"]]].any()
