@@ -161,12 +161,20 @@ def _look_up_entries(words: set[str]) -> dict[str, list[Entry]]:
     return found
 
 
+_entries: dict[str, list[Entry]] = {}  # every word looked up in this process, with its entries
+_entries_lock = threading.Lock()
+
+
 def dictionary_entries(words: set[str]) -> dict[str, list[Entry]]:
     """Every CC-CEDICT entry (pinyin, definitions) of ``words``: searched for when they are few,
-    read line by line when they are many."""
-    if not words:
-        return {}
-    return _look_up_entries(words) if len(words) <= MAX_TARGETED_LOOKUPS else _scan_entries(words)
+    read line by line when they are many; remembered, so that a rebuild after an edit (every
+    build glosses the corpus's sentences: english_view.py) looks up only its new words."""
+    with _entries_lock:
+        missing = {w for w in words if w not in _entries}
+        if missing:
+            found = _look_up_entries(missing) if len(missing) <= MAX_TARGETED_LOOKUPS else _scan_entries(missing)
+            _entries.update(found)
+        return {w: _entries[w] for w in words}
 
 
 def _translations_of(entries: list[Entry]) -> list[tuple[str, int]]:

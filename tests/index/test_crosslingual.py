@@ -205,3 +205,17 @@ def test_a_lone_character_does_not_show_the_article_covers_a_word() -> None:
     tokens = ["good", "price"]
     assert translated_positions(tokens, glossary, frozenset({"好", "价格"})) == {0, 1}
     assert translated_positions(tokens, glossary, frozenset({"好", "价格"}), whole_words=True) == {1}
+
+
+def test_dictionary_entries_are_remembered_and_only_new_words_looked_up(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import index.crosslingual as crosslingual
+
+    monkeypatch.setattr(crosslingual, "_entries", {})
+    first = crosslingual.dictionary_entries({"价格", "不存在的词"})
+    assert first["价格"] and first["不存在的词"] == []
+    asked: list[set[str]] = []
+    look_up = crosslingual._look_up_entries
+    monkeypatch.setattr(crosslingual, "_look_up_entries", lambda words: asked.append(words) or look_up(words))
+    again = crosslingual.dictionary_entries({"价格", "发布"})
+    assert asked == [{"发布"}] and again["价格"] == first["价格"] and again["发布"]
+    assert crosslingual.dictionary_entries(set()) == {}
