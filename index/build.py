@@ -87,7 +87,7 @@ def _is_current(
     sentences: list[Sentence],
     glosses: list[str],
 ) -> bool:
-    """The live index already holds exactly these documents, chunks and sentences."""
+    """The live index already holds exactly these documents, chunks, sentences and glosses."""
     if previous is None:
         return False
     manifest = previous.manifest

@@ -7,7 +7,7 @@ Dense scores are corrected two ways before ranking, both measured on the dev que
 - a passage scores as its best sentence when that beats the whole: short facts inside long
   passages are found by the sentence they are in.
 
-A non-Chinese question's own vector also ranks the passages by their sentences' English glosses
+A non-Chinese question's vector (unsteered) also ranks the passages by their sentences' English glosses
 (the index's English view, english_view.py), a third ranking in the fusion.
 """
 
@@ -204,13 +204,13 @@ class Retriever:
         }
 
     def _gloss_order(
-        self, candidates: list[int], spans: list[range], rows: np.ndarray, own_vector: np.ndarray
+        self, candidates: list[int], spans: list[range], rows: np.ndarray, view_vector: np.ndarray
     ) -> list[int]:
         """The candidate passages by their best sentence's English gloss (none without a view)."""
         vectors = self.stored.gloss_vectors
         if vectors is None or not len(rows):
             return []
-        sims = vectors[rows] @ own_vector
+        sims = vectors[rows] @ view_vector
         best: dict[int, float] = {}
         at = 0
         for chunk, span in zip(candidates, spans, strict=True):
@@ -233,11 +233,11 @@ class Retriever:
         mode: Mode = "hybrid",
         language: str = "zh",
         focus: list[int] | None = None,
-        own_vector: np.ndarray | None = None,
+        view_vector: np.ndarray | None = None,
     ) -> SearchOutcome:
         """``focus``: the passages of the section the question points at ("per the conclusion"),
-        ranked before the others (structure.py). ``own_vector``: the question's own vector (not
-        steered toward the corpus's words), which a non-Chinese question's English view ranks with."""
+        ranked before the others (structure.py). ``view_vector``: the question's vector (not steered
+        toward the corpus's words), which a non-Chinese question's English view ranks with."""
         params, stored = self.params, self.stored
         pool = max(k * 10, params.pool)
         lexical_scores = self.lexical_scores(query_tokens, language)
@@ -273,8 +273,8 @@ class Retriever:
         else:
             weight = params.lexical_weight_for(language)
             rankings, weights = [dense_order, lexical_order], [1.0, weight]
-            if own_vector is not None and reads_view(language) and params.gloss_weight > 0:
-                viewed = self._gloss_order(candidates, spans, rows, own_vector)
+            if view_vector is not None and reads_view(language) and params.gloss_weight > 0:
+                viewed = self._gloss_order(candidates, spans, rows, view_vector)
                 rankings, weights = [*rankings, viewed], [*weights, params.gloss_weight]
             fused = rrf(rankings, weights, params.rrf_k)
             leader = lexical_leader(lexical_order, lexical_scores, params.lexical_lead)

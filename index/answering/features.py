@@ -139,11 +139,11 @@ def candidate_matrix(
     terms: Terms,
     question: str,
     language: str,
-    own: np.ndarray | None = None,
+    view_vector: np.ndarray | None = None,
 ) -> np.ndarray:
-    """One row of CANDIDATE_FEATURES per candidate. ``own``: the question's own vector, compared with
-    the candidates' English glosses (english_view.py) where the index has them and the question's
-    language reads them."""
+    """One row of CANDIDATE_FEATURES per candidate. ``view_vector``: the question's vector (with its
+    conversation, not steered toward the corpus's words), compared with the candidates' English
+    glosses (english_view.py) where the index has them and the question's language reads them."""
     if not candidates:
         return np.zeros((0, len(CANDIDATE_FEATURES)), dtype=np.float32)
     hits = outcome.hits
@@ -195,7 +195,7 @@ def candidate_matrix(
     dense_gap = np.array([top_dense - h.dense_adjusted for h in hits])
     lexical = np.array([h.lexical / top_lexical if top_lexical > 0 else 0.0 for h in hits])
     contents = [_content_tokens(t) for t in tokens]
-    glossed = _gloss_cosines(stored, candidates, own if reads_view(language) else None)
+    glossed = _gloss_cosines(stored, candidates, view_vector if reads_view(language) else None)
     latin = len(terms.latin)
     columns = [
         cos,
@@ -233,11 +233,11 @@ def candidate_matrix(
     return matrix
 
 
-def _gloss_cosines(stored: StoredIndex, candidates: Sequence[Candidate], own: np.ndarray | None) -> np.ndarray:
+def _gloss_cosines(stored: StoredIndex, candidates: Sequence[Candidate], vector: np.ndarray | None) -> np.ndarray:
     """Each candidate's English gloss's cosine with the question (0 without a view or a vector)."""
-    if stored.gloss_vectors is None or own is None:
+    if stored.gloss_vectors is None or vector is None:
         return np.zeros(len(candidates))
-    return stored.gloss_vectors[[c.sentence for c in candidates]] @ own
+    return stored.gloss_vectors[[c.sentence for c in candidates]] @ vector
 
 
 @lru_cache(maxsize=131072)

@@ -174,8 +174,8 @@ def test_the_english_view_ranks_an_english_questions_passages_too() -> None:
 
     params = RetrievalParams(gloss_weight=3.0)  # decisive here, where dense and BM25 agree on another passage
 
-    def first(index, language: str, own_vector=own) -> int:  # type: ignore[no-untyped-def]
-        return Retriever(index, params).search(steered, [], 5, "hybrid", language, None, own_vector).hits[0].chunk
+    def first(index, language: str, view_vector=own) -> int:  # type: ignore[no-untyped-def]
+        return Retriever(index, params).search(steered, [], 5, "hybrid", language, None, view_vector).hits[0].chunk
 
     assert first(stored, "en") != target  # no view: dense alone
     assert first(viewed, "en") == target
