@@ -50,7 +50,7 @@ class RetrievalParams:
     lexical_lead_bonus: float = 0.01
     # The weight in the fusion of the English view's ranking (a passage by its best sentence's gloss),
     # for non-Chinese questions. The first passage holds the answer for (weights 0 / 0.5 / 1 / 2) XQuAD's
-    # training articles' English questions 0.671 / 0.684 / 0.696 / 0.705, our English dev questions
+    # training articles' English questions 0.870 / 0.893 / 0.896 / 0.891, our English dev questions
     # 0.849 / 0.836 / 0.826 / 0.813: glosses of an essay's colloquial tech prose read worse than of
     # Wikipedia's (docs/tuning-log.md, 2026-12-04). The middle of the two.
     gloss_weight: float = 1.0
