@@ -27,7 +27,7 @@ def reads_view(language: str) -> bool:
     language, whose cosine with a Chinese sentence says more. Out of fold, the view's features given
     to Chinese questions too made the gate decline fewer of XQuAD's near-topic ones (0.669 → 0.613)
     and chose the answer less often (0.813 → 0.800); alone, a Chinese question's gloss ranking put
-    the answer first for 0.418 of them."""
+    the answer first for 0.462 of them (its dense ranking 0.956)."""
     return language != "zh"
 
 
