@@ -87,13 +87,9 @@ def _candidates(readable: list[tuple[bool, list[str]]]) -> list[str]:
     return [g for _, glosses in readable for g in glosses][:1]
 
 
-def best_gloss(word: str, entries: list[tuple[str, str]]) -> str | None:
+def _chosen(word: str, candidates: list[str]) -> str | None:
     """The gloss closest to the word in the embedder's space where the packaged table has it
     (glosses.py: 输入 → 'input', not 'import'), else the shortest."""
-    return _chosen(word, gloss_candidates(entries))
-
-
-def _chosen(word: str, candidates: list[str]) -> str | None:
     return chosen_gloss(word, candidates) or shortest(candidates)
 
 
@@ -217,7 +213,6 @@ def english_vocabulary() -> frozenset[str]:
 
 __all__ = [
     "Lexicon",
-    "best_gloss",
     "build_lexicon",
     "corpus_words",
     "english_vocabulary",
