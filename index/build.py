@@ -20,7 +20,15 @@ from index.english_view import sentence_glosses, view_digest
 from index.errors import IndexLoadError
 from index.lexical import LexicalIndex
 from index.loading import load_current
-from index.store import ChunkerSettings, CorpusDocument, Manifest, Sentence, StoredIndex, make_vector_index
+from index.store import (
+    ChunkerSettings,
+    CorpusDocument,
+    Manifest,
+    Sentence,
+    StoredIndex,
+    make_vector_index,
+    sentence_text,
+)
 from index.tokenizer import TOKENIZER_VERSION, terms_digest
 from index.versions import check_index_folder, remove_abandoned_staging, write_version
 
@@ -53,11 +61,6 @@ def chunk_sentences(chunks: list[Chunk]) -> list[Sentence]:
         for i, chunk in enumerate(chunks)
         for span in sentence_spans(chunk.text, chunk.start, frozenset(chunk.section.split(SECTION_SEPARATOR)))
     ]
-
-
-def _text_of(chunks: list[Chunk], sentence: Sentence) -> str:
-    chunk = chunks[sentence.chunk]
-    return chunk.text[sentence.start - chunk.start : sentence.end - chunk.start]
 
 
 def _key(kind: str, text: str) -> str:
@@ -129,7 +132,7 @@ def build_index(settings: IndexSettings, force: bool = False, progress: bool = T
         for chunk in chunk_document(doc.doc_id, doc.text, doc.meta.title, settings.chunk_size, settings.chunk_overlap)
     ]
     sentences = chunk_sentences(chunks)
-    sentence_texts = [_text_of(chunks, s) for s in sentences]
+    sentence_texts = [sentence_text(chunks, s) for s in sentences]
     glosses = sentence_glosses([c.text for c in chunks], sentence_texts)
     if not force and _is_current(previous, corpus, chunks, sentences, glosses):
         return BuildResult(None, len(documents), len(chunks), len(sentences), 0, 0, time.perf_counter() - started)

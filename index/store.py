@@ -140,6 +140,12 @@ class Background:
         )
 
 
+def sentence_text(chunks: list[Chunk], sentence: Sentence) -> str:
+    """A sentence's text, sliced from its chunk (offsets are absolute in the document)."""
+    chunk = chunks[sentence.chunk]
+    return chunk.text[sentence.start - chunk.start : sentence.end - chunk.start]
+
+
 @dataclass
 class StoredIndex:
     """A loaded version of the index; immutable once loaded, so a swap is one reference change."""
@@ -203,8 +209,7 @@ class StoredIndex:
         return range(int(self.sentence_starts[chunk]), int(self.sentence_starts[chunk + 1]))
 
     def sentence_text(self, sentence: Sentence) -> str:
-        chunk = self.chunks[sentence.chunk]
-        return chunk.text[sentence.start - chunk.start : sentence.end - chunk.start]
+        return sentence_text(self.chunks, sentence)
 
     def chunk_vectors(self) -> np.ndarray:
         return self.vectors.reconstruct_n(0, self.vectors.ntotal)
