@@ -261,7 +261,7 @@ class Engine:
         if focus and found:  # asked about a part of the article, the answer comes from that part
             pointed = set(focus)
             found = [c for c in found if stored.sentences[c.sentence].chunk in pointed] or found
-        matrix = candidate_matrix(stored, outcome, found, terms, query.text, query.language, plain)
+        matrix = candidate_matrix(stored, outcome, found, terms, query.text, query.language)
         evidence = np.zeros(0, dtype=np.float32)  # retrieval only: no gate to read it
         if describe:
             passages = [stored.chunks[h.chunk].text for h in outcome.hits]

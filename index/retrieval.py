@@ -74,6 +74,9 @@ class SearchOutcome:
     sentence_scores: dict[int, float]  # corrected cosine of the candidates' sentences
     dense_order: list[int]  # candidate chunks by corrected dense score
     lexical_order: list[int]  # candidate chunks by BM25 (those with a shared term)
+    # the candidates' sentences' English glosses' cosines with the question (english_view.py); empty
+    # for a question the view isn't read for, or an index without one
+    view_scores: dict[int, float] = field(default_factory=dict)
 
 
 def rrf(ranked: list[list[int]], weights: list[float], k: int) -> dict[int, float]:
@@ -83,6 +86,18 @@ def rrf(ranked: list[list[int]], weights: list[float], k: int) -> dict[int, floa
         for rank, item in enumerate(ranking):
             fused[item] = fused.get(item, 0.0) + weight / (k + rank + 1)
     return fused
+
+
+def _best_first(candidates: list[int], spans: list[range], sentence_scores: np.ndarray) -> list[int]:
+    """The candidate passages by their best sentence's score (``sentence_scores``: their sentences'
+    in order); a passage with no sentence is left out."""
+    best: dict[int, float] = {}
+    at = 0
+    for chunk, span in zip(candidates, spans, strict=True):
+        if len(span):
+            best[chunk] = float(sentence_scores[at : at + len(span)].max())
+        at += len(span)
+    return sorted(best, key=lambda c: (-best[c], c))
 
 
 def lexical_leader(order: list[int], scores: np.ndarray, lead: float) -> int | None:
@@ -203,21 +218,13 @@ class Retriever:
             if token not in said_by_translation
         }
 
-    def _gloss_order(
-        self, candidates: list[int], spans: list[range], rows: np.ndarray, view_vector: np.ndarray
-    ) -> list[int]:
-        """The candidate passages by their best sentence's English gloss (none without a view)."""
+    def _view_cosines(self, rows: np.ndarray, view_vector: np.ndarray | None, language: str) -> np.ndarray | None:
+        """The English glosses' cosines of these sentences with the question; None where the view
+        isn't read (a Chinese question, no vector, an index without a view)."""
         vectors = self.stored.gloss_vectors
-        if vectors is None or not len(rows):
-            return []
-        sims = vectors[rows] @ view_vector
-        best: dict[int, float] = {}
-        at = 0
-        for chunk, span in zip(candidates, spans, strict=True):
-            if len(span):
-                best[chunk] = float(sims[at : at + len(span)].max())
-            at += len(span)
-        return sorted(best, key=lambda c: (-best[c], c))
+        if vectors is None or view_vector is None or not reads_view(language):
+            return None
+        return vectors[rows] @ view_vector
 
     def _dense_pool(self, query_vector: np.ndarray, n: int) -> list[int]:
         n = min(n, self.stored.vectors.ntotal)
@@ -257,6 +264,8 @@ class Retriever:
         sims = stored.sentence_vectors[rows] @ query_vector
         sims = sims - params.bias_weight * stored.background.sentence_bias[lang][rows]
         sentence_scores = dict(zip(rows.tolist(), sims.tolist(), strict=True))
+        viewed = self._view_cosines(rows, view_vector, language)
+        view_scores = dict(zip(rows.tolist(), viewed.tolist(), strict=True)) if viewed is not None else {}
         lengths = np.array([len(span) for span in spans])
         filled = lengths > 0
         if filled.any():
@@ -273,9 +282,8 @@ class Retriever:
         else:
             weight = params.lexical_weight_for(language)
             rankings, weights = [dense_order, lexical_order], [1.0, weight]
-            if view_vector is not None and reads_view(language) and params.gloss_weight > 0:
-                viewed = self._gloss_order(candidates, spans, rows, view_vector)
-                rankings, weights = [*rankings, viewed], [*weights, params.gloss_weight]
+            if viewed is not None and params.gloss_weight > 0:
+                rankings, weights = [*rankings, _best_first(candidates, spans, viewed)], [*weights, params.gloss_weight]
             fused = rrf(rankings, weights, params.rrf_k)
             leader = lexical_leader(lexical_order, lexical_scores, params.lexical_lead)
             if leader is not None:
@@ -284,4 +292,4 @@ class Retriever:
         pointed = set(focus)  # the section the question points at comes first
         order = sorted(fused, key=lambda c: (c not in pointed, -fused[c], c))[:k]
         hits = [Hit(c, fused[c], raw_of[c], dense_of[c], float(lexical_scores[c])) for c in order]
-        return SearchOutcome(hits, sentence_scores, dense_order, lexical_order)
+        return SearchOutcome(hits, sentence_scores, dense_order, lexical_order, view_scores)

@@ -16,7 +16,6 @@ from functools import cached_property, lru_cache
 import numpy as np
 
 from index.answering.question_type import ASKED, HELD, asked_vector, held_vector
-from index.english_view import reads_view
 from index.retrieval import Retriever, SearchOutcome
 from index.store import StoredIndex
 from index.tokenizer import tokenize
@@ -139,11 +138,8 @@ def candidate_matrix(
     terms: Terms,
     question: str,
     language: str,
-    view_vector: np.ndarray | None = None,
 ) -> np.ndarray:
-    """One row of CANDIDATE_FEATURES per candidate. ``view_vector``: the question's vector (with its
-    conversation, not steered toward the corpus's words), compared with the candidates' English
-    glosses (english_view.py) where the index has them and the question's language reads them."""
+    """One row of CANDIDATE_FEATURES per candidate."""
     if not candidates:
         return np.zeros((0, len(CANDIDATE_FEATURES)), dtype=np.float32)
     hits = outcome.hits
@@ -195,7 +191,8 @@ def candidate_matrix(
     dense_gap = np.array([top_dense - h.dense_adjusted for h in hits])
     lexical = np.array([h.lexical / top_lexical if top_lexical > 0 else 0.0 for h in hits])
     contents = [_content_tokens(t) for t in tokens]
-    glossed = _gloss_cosines(stored, candidates, view_vector if reads_view(language) else None)
+    # the English view's cosines, as retrieval computed them (0 where the question doesn't read it)
+    glossed = np.array([outcome.view_scores.get(c.sentence, 0.0) for c in candidates])
     latin = len(terms.latin)
     columns = [
         cos,
@@ -231,13 +228,6 @@ def candidate_matrix(
     matrix[:, len(columns) + 1 : len(columns) + 1 + len(asked)] = asked
     matrix[:, len(columns) + 1 + len(asked) :] = [held_vector(text) for text in texts]
     return matrix
-
-
-def _gloss_cosines(stored: StoredIndex, candidates: Sequence[Candidate], vector: np.ndarray | None) -> np.ndarray:
-    """Each candidate's English gloss's cosine with the question (0 without a view or a vector)."""
-    if stored.gloss_vectors is None or vector is None:
-        return np.zeros(len(candidates))
-    return stored.gloss_vectors[[c.sentence for c in candidates]] @ vector
 
 
 @lru_cache(maxsize=131072)

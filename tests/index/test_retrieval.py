@@ -181,5 +181,9 @@ def test_the_english_view_ranks_an_english_questions_passages_too() -> None:
     assert first(viewed, "en") == target
     assert first(viewed, "en", None) != target  # no own vector: nothing to rank the view with
     assert first(viewed, "zh") == first(stored, "zh")
+    # the glosses' cosines are kept for the answer steps (features.py): every candidate sentence's
+    outcome = Retriever(viewed, params).search(steered, [], 5, "hybrid", "en", None, own)
+    assert outcome.view_scores[ticket] == max(outcome.view_scores.values())
+    assert Retriever(viewed, params).search(steered, [], 5, "hybrid", "zh", None, own).view_scores == {}
     flat = Retriever(viewed, dataclasses.replace(params, gloss_weight=0.0))
     assert flat.search(steered, [], 5, "hybrid", "en", None, own).hits[0].chunk != target

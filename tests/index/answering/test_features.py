@@ -92,23 +92,32 @@ def test_the_english_view_gives_each_candidate_its_gloss_cosine(stored: StoredIn
     import dataclasses
 
     question = "How long is the night train ride?"
-    outcome = search(retriever, question, "en")
-    found = candidates(stored, outcome)
-    terms = question_terms(retriever, question, tokenize(question), "en")
+    tokens = tokenize(question)
+    terms = question_terms(retriever, question, tokens, "en")
     own = hashed_vector(question)
-    plain = candidate_matrix(stored, outcome, found, terms, question, "en", own)
+    outcome = retriever.search(own, tokens, 5, "hybrid", "en", None, own)
+    plain = candidate_matrix(stored, outcome, candidates(stored, outcome), terms, question, "en")
     assert not plain[:, COLUMN["gloss_cos"]].any()  # an index without the view: no cosine to read
     # stand-in glosses: each sentence's own vector, so the expected cosines are known
     viewed = dataclasses.replace(stored, glosses=[""] * len(stored.sentences), gloss_vectors=stored.sentence_vectors)
-    matrix = candidate_matrix(viewed, outcome, found, terms, question, "en", own)
+    seen = Retriever(viewed)
+    outcome = seen.search(own, tokens, 5, "hybrid", "en", None, own)
+    found = candidates(viewed, outcome)
+    matrix = candidate_matrix(viewed, outcome, found, terms, question, "en")
     expected = stored.sentence_vectors[[c.sentence for c in found]] @ own
     assert np.allclose(matrix[:, COLUMN["gloss_cos"]], expected, atol=1e-6) and expected.std() > 0
     assert np.allclose(matrix[:, COLUMN["gloss_gap"]], expected.max() - expected, atol=1e-6)
+    unviewed = candidate_matrix(viewed, dataclasses.replace(outcome, view_scores={}), found, terms, question, "en")
+    assert not unviewed[:, COLUMN["gloss_cos"]].any()
     assert np.array_equal(
         np.delete(matrix, [COLUMN["gloss_cos"], COLUMN["gloss_gap"]], axis=1),
-        np.delete(plain, [COLUMN["gloss_cos"], COLUMN["gloss_gap"]], axis=1),
-    )
-    assert candidate_matrix(viewed, outcome, found, terms, question, "en")[:, COLUMN["gloss_cos"]].max() == 0
+        np.delete(unviewed, [COLUMN["gloss_cos"], COLUMN["gloss_gap"]], axis=1),
+    )  # the view changes its own columns only
+    alone = seen.search(own, tokens, 5, "hybrid", "en")  # no vector to compare with the view
+    assert not candidate_matrix(viewed, alone, candidates(viewed, alone), terms, question, "en")[
+        :, COLUMN["gloss_cos"]
+    ].any()
     # a question in the corpus's own language isn't compared with the view
-    chinese = candidate_matrix(viewed, outcome, found, terms, question, "zh", own)
-    assert not chinese[:, [COLUMN["gloss_cos"], COLUMN["gloss_gap"]]].any()
+    chinese = seen.search(own, tokens, 5, "hybrid", "zh", None, own)
+    zh = candidate_matrix(viewed, chinese, candidates(viewed, chinese), terms, question, "zh")
+    assert not zh[:, [COLUMN["gloss_cos"], COLUMN["gloss_gap"]]].any()
