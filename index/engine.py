@@ -208,7 +208,7 @@ class Engine:
         else:
             ranked = self.rank(examined)
             # a question pointing at a part of the article that exists is about it: answered from it
-            declined = not examined.pointed and self.gate(examined, ranked) < self.model.threshold(query.language)
+            declined = not examined.pointed and not self.decide(examined, ranked)[0]
             if not ranked or declined:
                 result.abstained, result.kind = True, "abstained"
                 result.nearest_sections = nearest_sections(stored, [h.chunk for h in examined.outcome.hits])
@@ -282,12 +282,12 @@ class Engine:
             ranked = [(examined.item, top), *((s, p) for s, p in ranked if s != examined.item)]
         return ranked
 
-    def gate(self, examined: Examined, ranked: list[tuple[int, float]]) -> float:
-        """The gate's probability that the corpus answers the question."""
+    def decide(self, examined: Examined, ranked: list[tuple[int, float]]) -> tuple[bool, float]:
+        """Whether the corpus answers the question, by the model's gates, and how sure they are."""
         order = {c.sentence: i for i, c in enumerate(examined.candidates)}
         matrix = examined.matrix[[order[s] for s, _ in ranked]] if ranked else examined.matrix
         features = gate_vector(np.array([p for _, p in ranked]), matrix, examined.evidence)
-        return float(self.model.gate.probability(features[None, :])[0])
+        return self.model.decide(features, examined.query.language)
 
     # -- query vectors ----------------------------------------------------------------
     def _query_vectors(self, query: Query, retriever: Retriever) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -127,8 +126,3 @@ def gate_vector(probabilities: np.ndarray, matrix: np.ndarray, evidence: np.ndar
     ]
     return np.concatenate([np.array(scored, dtype=np.float32), evidence.astype(np.float32)])
 
-
-@dataclass(frozen=True)
-class Decision:
-    answer: bool
-    confidence: float  # the gate's probability that the corpus answers the question

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 MODEL_FILE = Path(__file__).resolve().parents[1] / "data" / "answer_model.json"
-MODEL_FORMAT = 1
+MODEL_FORMAT = 2  # 2: a second gate, for questions whose paragraph is missing
 
 
 class ModelError(ValueError):
@@ -193,19 +193,37 @@ class _LeafMasks:
 
 @dataclass(frozen=True)
 class AnswerModel:
+    """Two gates, each against one kind of unanswerable question: one learned from questions about
+    something else (off-topic), one from questions whose paragraph is missing (near-topic). Their
+    evidence differs (the topic's words are there for the second), and one gate for both learned
+    neither as well (docs/tuning-log.md, 2026-12-04 third session). A question is answered when both
+    reach their thresholds."""
+
     scorer: Trees  # P(a candidate holds the answer)
-    gate: Trees  # P(the corpus answers the question)
+    gate: Trees  # P(the corpus answers the question rather than being about something else)
     gate_threshold: dict[str, float]  # per question language: answer when the gate's probability reaches it
     second_ratio: float  # a second candidate joins when its probability is this share of the best one's
     meta: dict[str, Any]  # data hash, seed, held-out metrics, the command that made it
+    near_gate: Trees  # P(the corpus answers the question rather than lacking its paragraph)
+    near_threshold: dict[str, float]
 
     def prepare(self) -> None:
         self.scorer.prepare()
         self.gate.prepare()
+        self.near_gate.prepare()
 
     def threshold(self, language: str) -> float:
         """The gate's threshold for a question's language (English's for any but Chinese)."""
         return self.gate_threshold.get(language, self.gate_threshold["en"])
+
+    def decide(self, features: np.ndarray, language: str) -> tuple[bool, float]:
+        """Answer or not, from one row of the gates' features; and how sure: the lower of the two
+        gates' probabilities."""
+        row = features[None, :]
+        off = float(self.gate.probability(row)[0])
+        near = float(self.near_gate.probability(row)[0])
+        near_threshold = self.near_threshold.get(language, self.near_threshold["en"])
+        return off >= self.threshold(language) and near >= near_threshold, min(off, near)
 
 
 _loaded: dict[Path, tuple[float, AnswerModel]] = {}
@@ -217,7 +235,11 @@ def _check_features(model: AnswerModel, path: Path) -> None:
     from index.answering.decide import GATE_FEATURES
     from index.answering.features import CANDIDATE_FEATURES
 
-    for name, trees, features in (("scorer", model.scorer, CANDIDATE_FEATURES), ("gate", model.gate, GATE_FEATURES)):
+    for name, trees, features in (
+        ("scorer", model.scorer, CANDIDATE_FEATURES),
+        ("gate", model.gate, GATE_FEATURES),
+        ("near-topic gate", model.near_gate, GATE_FEATURES),
+    ):
         if trees.features != features:
             raise ModelError(f"the {name} in {path} was trained on other features; run `python -m index train`")
 
@@ -244,6 +266,8 @@ def load_model(path: Path = MODEL_FILE) -> AnswerModel:
                 gate_threshold={k: float(v) for k, v in data["gate_threshold"].items()},
                 second_ratio=float(data["second_ratio"]),
                 meta=data.get("meta", {}),
+                near_gate=Trees.from_json(data["near_gate"]),
+                near_threshold={k: float(v) for k, v in data["near_threshold"].items()},
             )
         except (OSError, ValueError, KeyError, TypeError) as error:
             if isinstance(error, ModelError):
@@ -259,9 +283,11 @@ def save_model(model: AnswerModel, path: Path = MODEL_FILE) -> None:
         "format": MODEL_FORMAT,
         "meta": model.meta,
         "gate_threshold": {k: round(v, 6) for k, v in model.gate_threshold.items()},
+        "near_threshold": {k: round(v, 6) for k, v in model.near_threshold.items()},
         "second_ratio": round(model.second_ratio, 6),
         "scorer": model.scorer.to_json(),
         "gate": model.gate.to_json(),
+        "near_gate": model.near_gate.to_json(),
     }
     path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
 

@@ -3,10 +3,12 @@
 1. Examples (training_examples.py): the public sets' training articles and our development
    questions, every question examined by the engine's own steps; each source weighs SOURCE_SHARE.
 2. The scorer: gradient-boosted trees ranking the candidates of each answerable question.
-3. The gate: trees on question-level features computed with out-of-fold scorer probabilities (as
-   a new question would see them), answerable against near- and off-topic questions; its
-   threshold is chosen on out-of-fold gate probabilities for a false-abstention rate of
-   GATE_FALSE_ABSTENTION in each language.
+3. Two gates: trees on question-level features computed with out-of-fold scorer probabilities (as
+   a new question would see them), answerable questions against off-topic ones (other articles',
+   the background's) and against near-topic ones (their paragraph left out). Thresholds are
+   chosen on out-of-fold gate probabilities, per language: the off-topic gate's for a
+   false-abstention rate of OFF_FALSE_ABSTENTION, then the near-topic gate's for
+   GATE_FALSE_ABSTENTION of both together.
 4. The held-out sets (never trained on) are asked end to end through Engine.ask; their metrics,
    the data's hash, the seed and this command are written into the model file.
 
@@ -37,12 +39,15 @@ from index.text import QuestionError
 log = logging.getLogger(__name__)
 SEED = 0
 FOLDS = 3
-GATE_FALSE_ABSTENTION = 0.03  # the target on training data; held-out sets must stay under 0.05
+GATE_FALSE_ABSTENTION = 0.03  # the target on training data, both gates together; held-out sets must stay under 0.05
+OFF_FALSE_ABSTENTION = 0.015  # the off-topic gate's part of it; the near-topic gate takes what it leaves
 SECOND_PRECISION = 0.25  # a second sentence joins where such seconds rescue at least one answer in four they join
 # how much each source of questions weighs in training, in all: our own development questions are
 # another kind of article and question (an opinionated essay, colloquial askers), the public sets many
 # articles of one kind
-SOURCE_SHARE = {"xquad": 0.35, "cmrc": 0.35, "own": 0.30}
+# the background's generic questions asked of every training corpus (off-topic examples) weigh
+# "background"
+SOURCE_SHARE = {"xquad": 0.35, "cmrc": 0.35, "own": 0.30, "background": 0.20}
 FULL_GROUP = 30  # questions a group of a source (a language, a kind) needs to weigh a full share
 # the scorer ranks a question's candidates (LambdaRank); its margin's sigmoid is the "probability" the
 # gate and the second sentence read. Out of fold it chose the answer sentence more often than
@@ -168,6 +173,32 @@ def thresholds_for(
     return found
 
 
+def near_thresholds_for(
+    probabilities: np.ndarray,
+    declined: np.ndarray,
+    answerable: np.ndarray,
+    languages: np.ndarray,
+    rate: float,
+    weights: np.ndarray,
+) -> dict[str, float]:
+    """Per language, the highest threshold on ``probabilities`` at which the questions it declines and
+    those already ``declined`` (by the other gate) together cost at most ``rate`` of the weighted
+    answerable questions."""
+    found = {}
+    for language in ("zh", "en"):
+        mine = answerable & ((languages == "zh") == (language == "zh"))
+        total = weights[mine].sum()
+        found[language] = 0.0
+        if not total:
+            continue
+        scores, already, w = probabilities[mine], declined[mine], weights[mine]
+        for value in np.unique(scores):  # ascending: each a threshold declining every score below it
+            if (w * ((scores < value) | already)).sum() / total > rate:
+                break
+            found[language] = float(value)
+    return found
+
+
 def second_ratio_for(examples: Sequence[Example], probabilities: Sequence[np.ndarray]) -> float:
     """The lowest ratio (second's probability / best's) at which a second sentence still holds the
     answer, when the best doesn't, for SECOND_PRECISION of the questions it joins."""
@@ -189,15 +220,14 @@ def second_ratio_for(examples: Sequence[Example], probabilities: Sequence[np.nda
 
 
 def out_of_fold_report(
-    examples: Sequence[Example], probabilities: Sequence[np.ndarray], gate: np.ndarray, thresholds: dict[str, float]
+    examples: Sequence[Example], probabilities: Sequence[np.ndarray], declined: np.ndarray
 ) -> dict[str, dict[str, float]]:
     """Per source, language and kind: how often the out-of-fold models decline, and for answerable
     questions how often the best candidate holds the answer."""
     rows: dict[str, list[tuple[bool, bool]]] = {}
-    for e, p, g in zip(examples, probabilities, gate, strict=True):
-        declined = g < thresholds["zh" if e.language == "zh" else "en"]
+    for e, p, no in zip(examples, probabilities, declined, strict=True):
         top = bool(len(p)) and bool(e.labels[int(np.argmax(p))])
-        rows.setdefault(f"{e.source} {e.language} {e.kind}", []).append((declined, top))
+        rows.setdefault(f"{e.source} {e.language} {e.kind}", []).append((bool(no), top))
     return {
         key: {
             "n": len(v),
@@ -257,16 +287,33 @@ def train(folder: Path, work: Path, output: Path = MODEL_FILE, say: Callable[[st
     languages = np.array([e.language for e in examples])
     weights = _question_weights(examples, lambda e: ("zh" if e.language == "zh" else "en", e.kind))
     groups = np.array([_fold(e.group) for e in examples])
-    gate_oof = np.zeros(len(examples))
-    for fold in range(FOLDS):
-        inside = groups != fold
-        trees = _gate(gate_x[inside], answerable[inside], weights[inside])
-        gate_oof[~inside] = trees.probability(gate_x[~inside])
-    gate = _gate(gate_x, answerable, weights)
-    thresholds = thresholds_for(gate_oof, answerable, languages, GATE_FALSE_ABSTENTION, weights)
+    kinds = np.array([e.kind for e in examples])
+    english = languages != "zh"
+
+    def gate_of(against: str) -> tuple[Trees, np.ndarray]:
+        """A gate trained on answerable questions and those of kind ``against``, and its out-of-fold
+        probabilities for every example."""
+        used = answerable | (kinds == against)
+        oof = np.zeros(len(examples))
+        for fold in range(FOLDS):
+            inside = used & (groups != fold)
+            oof[groups == fold] = _gate(gate_x[inside], answerable[inside], weights[inside]).probability(
+                gate_x[groups == fold]
+            )
+        return _gate(gate_x[used], answerable[used], weights[used]), oof
+
+    gate, off_oof = gate_of("off")
+    near_gate, near_oof = gate_of("near")
+    thresholds = thresholds_for(off_oof, answerable, languages, OFF_FALSE_ABSTENTION, weights)
+    declined = off_oof < np.where(english, thresholds["en"], thresholds["zh"])
+    near = near_thresholds_for(near_oof, declined, answerable, languages, GATE_FALSE_ABSTENTION, weights)
+    declined |= near_oof < np.where(english, near["en"], near["zh"])
     ratio = second_ratio_for(examples, probabilities)
-    report = out_of_fold_report(examples, probabilities, gate_oof, thresholds)
-    say(f"trained: gate thresholds {thresholds}, second ratio {ratio:.3f} ({time.perf_counter() - started:.0f} s)")
+    report = out_of_fold_report(examples, probabilities, declined)
+    say(
+        f"trained: gate thresholds {thresholds}, near-topic {near}, second ratio {ratio:.3f}"
+        f" ({time.perf_counter() - started:.0f} s)"
+    )
     say(json.dumps(report, ensure_ascii=False))
     meta = {
         "command": "python -m index train",
@@ -278,7 +325,7 @@ def train(folder: Path, work: Path, output: Path = MODEL_FILE, say: Callable[[st
         "source_share": SOURCE_SHARE,
         "out_of_fold": report,
     }
-    model = AnswerModel(scorer, gate, thresholds, ratio, meta)
+    model = AnswerModel(scorer, gate, thresholds, ratio, meta, near_gate, near)
     meta["heldout"] = heldout_metrics(model, folder, work)
     save_model(model, output)
     say(f"wrote {output} ({time.perf_counter() - started:.0f} s)")

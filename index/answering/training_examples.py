@@ -10,6 +10,7 @@ that examined them.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import pickle
 import re
@@ -121,6 +122,54 @@ def collect(
     return examples
 
 
+def collect_background(
+    public_set: public.PublicSet, work: Path, settings: IndexSettings | None = None
+) -> list[Example]:
+    """The background's generic questions asked of the set's corpus, as off-topic examples: what a
+    question about something else looks like on this kind of corpus (the public sets have no such
+    questions for XQuAD's articles). Each is examined with itself left out of the background, as a
+    new question would be; all of one question's examples share a fold group."""
+    from index.background import background_digest, background_questions
+    from index.engine import Engine, Snapshot
+
+    folder = work / re.sub(r"\W+", "-", public_set.name.split("@")[0])
+    key = hashlib.sha256(
+        pickle.dumps((_code_digest(), background_digest(), public_set.name, sorted(public_set.documents.items())))
+    ).hexdigest()[:16]
+    name = re.sub(r"\W+", "-", public_set.name)
+    cache = folder / f"background-{name}-{key}.pkl"
+    if cache.is_file():
+        return pickle.loads(cache.read_bytes())
+    folder.mkdir(parents=True, exist_ok=True)
+    if settings is None:
+        settings = indexed(public_set, folder)  # this variant's corpus: leave-out variants share the folder
+    engine = Engine(settings)
+    snapshot = engine.snapshot
+    background = snapshot.stored.background
+    examples = []
+    for i, text in enumerate(background_questions()):
+        try:
+            query = understand(text)
+        except QuestionError:
+            continue
+        rest = [j for j in range(len(background.vectors)) if j != i]
+        without = dataclasses.replace(
+            background,
+            vectors=background.vectors[rest],
+            languages=[background.languages[j] for j in rest],
+            top=background.top[rest],
+        )
+        alone = Snapshot(dataclasses.replace(snapshot.stored, background=without), snapshot.retriever)
+        examined = engine.examine(alone, query, settings.top_k, "hybrid")
+        labels = np.zeros(len(examined.candidates), dtype=bool)
+        examples.append(
+            Example(f"{public_set.name}:background-{i}", f"background/{i}", "background", query.language, "off",
+                    examined.matrix, labels, examined.evidence)
+        )  # fmt: skip
+    cache.write_bytes(pickle.dumps(examples))
+    return examples
+
+
 def training_sets(folder: Path) -> list[public.PublicSet]:
     zh = public.load_squad(folder / public.XQUAD_ZH)
     english = public.questions_by_id(folder / public.XQUAD_EN)
@@ -180,10 +229,12 @@ def examples_of(folder: Path, work: Path, say: Callable[[str], None]) -> list[Ex
     examples: list[Example] = []
     for found in training_sets(folder):
         examples += collect(found, work, "xquad" if "xquad" in found.name else "cmrc")
+        examples += collect_background(found, work)
         say(f"examined {found.name}: {len(found.questions)} questions ({time.perf_counter() - started:.0f} s)")
     own = own_set(REPO)
     if own is not None:
         settings = load_settings(corpus_dir=REPO / "corpus", index_dir=work / "own" / "index")
         examples += collect(own, work, "own", settings)
+        examples += collect_background(own, work, settings)
         say(f"examined our development questions: {len(own.questions)}")
     return [e for e in examples if len(e.matrix)]

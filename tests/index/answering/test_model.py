@@ -68,20 +68,41 @@ def test_a_model_file_round_trips(tmp_path: Path) -> None:
     booster, x = fitted({"objective": "binary"}, width=len(CANDIDATE_FEATURES))
     trees = from_lightgbm(booster, CANDIDATE_FEATURES)
     gate = from_lightgbm(fitted({"objective": "binary"}, width=len(GATE_FEATURES))[0], GATE_FEATURES)
-    answer = AnswerModel(trees, gate, {"zh": 0.3, "en": 0.2}, 0.6, {"seed": 0})
+    near, rows = fitted({"objective": "binary"}, seed=1, width=len(GATE_FEATURES))
+    near_gate = from_lightgbm(near, GATE_FEATURES)
+    answer = AnswerModel(trees, gate, {"zh": 0.3, "en": 0.2}, 0.6, {"seed": 0}, near_gate, {"zh": 0.4, "en": 0.1})
     path = tmp_path / "model.json"
     save_model(answer, path)
     loaded = load_model(path)
     assert np.allclose(loaded.scorer.probability(x), trees.probability(x), atol=1e-5)
     assert np.array_equal(loaded.scorer.threshold, trees.threshold)  # exact: rounding moves rows
     assert loaded.threshold("zh") == 0.3 and loaded.threshold("ja") == 0.2 and loaded.meta == {"seed": 0}
+    assert np.allclose(loaded.near_gate.probability(rows), near_gate.probability(rows), atol=1e-5)
+    assert loaded.near_threshold == {"zh": 0.4, "en": 0.1}
+
+
+def test_a_question_is_answered_only_when_both_gates_pass() -> None:
+    """One gate against off-topic questions, one against near-topic ones: either can decline."""
+    booster, rows = fitted({"objective": "binary"}, width=len(GATE_FEATURES))
+    gate = from_lightgbm(booster, GATE_FEATURES)
+    p = gate.probability(rows)
+    row = rows[int(np.argmin(np.abs(p - 0.5)))]  # a row the gate is unsure of: 0.5-ish
+    value = float(gate.probability(row[None, :])[0])
+    scorer = from_lightgbm(fitted({"objective": "binary"}, width=len(CANDIDATE_FEATURES))[0], CANDIDATE_FEATURES)
+
+    def model(off: float, near: float) -> AnswerModel:
+        return AnswerModel(scorer, gate, {"zh": off, "en": off}, 0.6, {}, gate, {"zh": near, "en": near})
+
+    assert model(value - 0.01, value - 0.01).decide(row, "zh") == (True, value)
+    assert model(value + 0.01, value - 0.01).decide(row, "zh")[0] is False
+    assert model(value - 0.01, value + 0.01).decide(row, "en")[0] is False
 
 
 def test_a_model_made_for_other_features_is_refused(tmp_path: Path) -> None:
     """Trees read columns by position: trained before a feature was added, they would misread every row."""
     booster, _ = fitted({"objective": "binary"})
     trees = from_lightgbm(booster, ("a", "b", "c"))
-    save_model(AnswerModel(trees, trees, {"zh": 0.3, "en": 0.2}, 0.6, {}), tmp_path / "old.json")
+    save_model(AnswerModel(trees, trees, {"zh": 0.3, "en": 0.2}, 0.6, {}, trees, {"en": 0.1}), tmp_path / "old.json")
     with pytest.raises(ModelError, match=r"other features.*index train"):
         load_model(tmp_path / "old.json")
 
@@ -101,7 +122,7 @@ def test_the_packaged_model_reads_todays_features() -> None:
     """A feature added or renamed without retraining would feed the trees the wrong columns."""
     model = load_model(MODEL_FILE)
     assert model.scorer.features == CANDIDATE_FEATURES
-    assert model.gate.features == GATE_FEATURES
+    assert model.gate.features == GATE_FEATURES and model.near_gate.features == GATE_FEATURES
     assert {"command", "seed", "data_sha256", "heldout"} <= set(model.meta)
     assert 0 < model.threshold("zh") < 1 and 0 < model.threshold("en") < 1
 
