@@ -78,6 +78,15 @@ def _code_digest() -> str:
     return digest.hexdigest()
 
 
+def _kept(work: Path, public_set: public.PublicSet, kind: str, identity: tuple) -> tuple[Path, Path]:
+    """The set's folder under ``work`` (leave-out variants share one index: embeddings reused) and the
+    file its examined questions of ``kind`` are kept in, keyed by the code, ``identity`` and the corpus."""
+    folder = work / re.sub(r"\W+", "-", public_set.name.split("@")[0])
+    key = hashlib.sha256(pickle.dumps((_code_digest(), *identity, sorted(public_set.documents.items())))).hexdigest()
+    name = re.sub(r"\W+", "-", public_set.name)
+    return folder, folder / f"{kind}-{name}-{key[:16]}.pkl"
+
+
 def collect(
     public_set: public.PublicSet, work: Path, source: str, settings: IndexSettings | None = None
 ) -> list[Example]:
@@ -86,12 +95,7 @@ def collect(
     from index.build import build_index
     from index.engine import Engine
 
-    folder = work / re.sub(r"\W+", "-", public_set.name.split("@")[0])  # variants share one index: embeddings reused
-    key = hashlib.sha256(
-        pickle.dumps((_code_digest(), public_set.name, public_set.questions, sorted(public_set.documents.items())))
-    ).hexdigest()[:16]
-    name = re.sub(r"\W+", "-", public_set.name)
-    cache = folder / f"examples-{name}-{key}.pkl"
+    folder, cache = _kept(work, public_set, "examples", (public_set.name, public_set.questions))
     if cache.is_file():
         return pickle.loads(cache.read_bytes())
     folder.mkdir(parents=True, exist_ok=True)
@@ -132,12 +136,7 @@ def collect_background(
     from index.background import background_digest, background_questions
     from index.engine import Engine, Snapshot
 
-    folder = work / re.sub(r"\W+", "-", public_set.name.split("@")[0])
-    key = hashlib.sha256(
-        pickle.dumps((_code_digest(), background_digest(), public_set.name, sorted(public_set.documents.items())))
-    ).hexdigest()[:16]
-    name = re.sub(r"\W+", "-", public_set.name)
-    cache = folder / f"background-{name}-{key}.pkl"
+    folder, cache = _kept(work, public_set, "background", (background_digest(), public_set.name))
     if cache.is_file():
         return pickle.loads(cache.read_bytes())
     folder.mkdir(parents=True, exist_ok=True)
