@@ -45,7 +45,7 @@ SECOND_PRECISION = 0.25  # a second sentence joins where such seconds rescue at 
 # how much each source of questions weighs in training, in all: our own development questions are
 # another kind of article and question (an opinionated essay, colloquial askers), the public sets many
 # articles of one kind; "background": the background's generic questions asked of every training
-# corpus, off-topic examples of the off-topic gate (out of fold, 0.05-0.20 declined more of them alike)
+# corpus, off-topic examples of the off-topic gate (its share chosen out of fold: docs/tuning-log.md)
 SOURCE_SHARE = {"xquad": 0.35, "cmrc": 0.35, "own": 0.30, "background": 0.20}
 FULL_GROUP = 30  # questions a group of a source (a language, a kind) needs to weigh a full share
 # the scorer ranks a question's candidates (LambdaRank); its margin's sigmoid is the "probability" the
