@@ -155,46 +155,30 @@ def out_of_fold(examples: Sequence[Example]) -> tuple[list[np.ndarray], Trees]:
 
 
 def thresholds_for(
-    probabilities: np.ndarray, answerable: np.ndarray, languages: np.ndarray, rate: float, weights: np.ndarray
-) -> dict[str, float]:
-    """Per language (zh, and en for all others), the highest threshold whose weighted false-abstention
-    rate is at most ``rate``."""
-    found = {}
-    for language in ("zh", "en"):
-        mine = answerable & ((languages == "zh") == (language == "zh"))
-        order = np.argsort(probabilities[mine], kind="stable")
-        scores, shares = probabilities[mine][order], np.cumsum(weights[mine][order])
-        if not len(scores):
-            found[language] = 0.5
-            continue
-        below = shares / shares[-1] <= rate  # declining everything up to here costs at most ``rate``
-        found[language] = float(scores[int(np.count_nonzero(below))]) if below.any() else float(scores[0])
-    return found
-
-
-def near_thresholds_for(
     probabilities: np.ndarray,
-    declined: np.ndarray,
     answerable: np.ndarray,
     languages: np.ndarray,
     rate: float,
     weights: np.ndarray,
+    declined: np.ndarray | None = None,
 ) -> dict[str, float]:
-    """Per language, the highest threshold on ``probabilities`` at which the questions it declines and
-    those already ``declined`` (by the other gate) together cost at most ``rate`` of the weighted
-    answerable questions."""
+    """Per language (zh, and en for all others), the highest threshold at which the answerable
+    questions it declines, with those another gate already ``declined``, weigh at most ``rate`` of
+    them all (0 if those already declined weigh more, or there are none)."""
+    already = np.zeros(len(probabilities), dtype=bool) if declined is None else declined
     found = {}
     for language in ("zh", "en"):
         mine = answerable & ((languages == "zh") == (language == "zh"))
-        total = weights[mine].sum()
-        found[language] = 0.0
-        if not total:
+        rest = mine & ~already
+        order = np.argsort(probabilities[rest], kind="stable")
+        scores, shares = probabilities[rest][order], np.cumsum(weights[rest][order])
+        spent = weights[mine & already].sum()
+        total = spent + (shares[-1] if len(shares) else 0.0)
+        if not total or spent / total > rate:
+            found[language] = 0.0
             continue
-        scores, already, w = probabilities[mine], declined[mine], weights[mine]
-        for value in np.unique(scores):  # ascending: each a threshold declining every score below it
-            if (w * ((scores < value) | already)).sum() / total > rate:
-                break
-            found[language] = float(value)
+        lowest = int(np.count_nonzero((spent + shares) / total <= rate))  # declining these costs at most ``rate``
+        found[language] = float(scores[lowest]) if lowest < len(scores) else float(probabilities[mine].max())
     return found
 
 
@@ -305,7 +289,7 @@ def train(folder: Path, work: Path, output: Path = MODEL_FILE, say: Callable[[st
     near_gate, near_oof = gate_of("near")
     thresholds = thresholds_for(off_oof, answerable, languages, OFF_FALSE_ABSTENTION, weights)
     declined = off_oof < np.where(english, thresholds["en"], thresholds["zh"])
-    near = near_thresholds_for(near_oof, declined, answerable, languages, GATE_FALSE_ABSTENTION, weights)
+    near = thresholds_for(near_oof, answerable, languages, GATE_FALSE_ABSTENTION, weights, declined)
     declined |= near_oof < np.where(english, near["en"], near["zh"])
     ratio = second_ratio_for(examples, probabilities)
     report = out_of_fold_report(examples, probabilities, declined)

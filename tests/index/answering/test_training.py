@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from index.answering.training import Example, near_thresholds_for, second_ratio_for, thresholds_for
+from index.answering.training import Example, second_ratio_for, thresholds_for
 
 
 def test_thresholds_keep_false_abstention_at_the_rate_in_each_language() -> None:
@@ -59,12 +59,12 @@ def test_the_near_topic_threshold_takes_what_the_other_gate_leaves_of_the_rate()
     near = np.array([0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0])
     answerable = np.ones(10, dtype=bool)
     languages = np.array(["en"] * 10)
-    alone = near_thresholds_for(near, np.zeros(10, bool), answerable, languages, 0.2, np.ones(10))
+    alone = thresholds_for(near, answerable, languages, 0.2, np.ones(10), np.zeros(10, bool))
     assert alone["en"] == 0.3  # declines 0.1 and 0.2
     elsewhere = np.zeros(10, bool)
     elsewhere[9] = True  # the other gate already declines one the near gate would answer
-    assert near_thresholds_for(near, elsewhere, answerable, languages, 0.2, np.ones(10))["en"] == 0.2
+    assert thresholds_for(near, answerable, languages, 0.2, np.ones(10), elsewhere)["en"] == 0.2
     overlap = np.zeros(10, bool)
     overlap[0] = True  # ... or one it declines too: no cost
-    assert near_thresholds_for(near, overlap, answerable, languages, 0.2, np.ones(10))["en"] == 0.3
-    assert near_thresholds_for(near, elsewhere, ~answerable, languages, 0.2, np.ones(10))["zh"] == 0.0
+    assert thresholds_for(near, answerable, languages, 0.2, np.ones(10), overlap)["en"] == 0.3
+    assert thresholds_for(near, ~answerable, languages, 0.2, np.ones(10), elsewhere)["zh"] == 0.0
