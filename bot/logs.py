@@ -122,6 +122,7 @@ def question_line(
     follow_up: bool = False,
     outcome: str = "answered",
     answer_id: str | None = None,
+    confidence: float | None = None,
 ) -> str:
     """The one structured line logged per question."""
     return json.dumps(
@@ -134,6 +135,7 @@ def question_line(
             "channel": channel_id,
             "latency_ms": round(latency_ms, 1),
             "abstained": abstained,
+            "confidence": confidence,
             "follow_up": follow_up,
             "top_chunks": list(chunk_ids)[:5],
             "index_version": index_version,

@@ -207,9 +207,11 @@ class Engine:
             result.passages = cited_first(result.passages, stored, result.citations)
         else:
             ranked = self.rank(examined)
-            # a question pointing at a part of the article that exists is about it: answered from it
-            declined = not examined.pointed and not self.decide(examined, ranked)[0]
-            if not ranked or declined:
+            answers = True  # a question pointing at a part of the article that exists is about it
+            if not examined.pointed:
+                answers, confidence = self.decide(examined, ranked)
+                result.confidence = round(confidence, 4)
+            if not ranked or not answers:
                 result.abstained, result.kind = True, "abstained"
                 result.nearest_sections = nearest_sections(stored, [h.chunk for h in examined.outcome.hits])
                 missing = unmentioned(query.text, examined.terms)

@@ -53,6 +53,10 @@ class AskResult(BaseModel):
     nearest_sections: list[str] = Field(default_factory=list)
     sources: list[SourceInfo] = Field(default_factory=list)
     index_version: str = ""
+    # how sure the answer model's gates are that the article answers it (the lower of their two
+    # probabilities; an answer's gates passed their thresholds, a decline's did not); None where no
+    # gate judged (small talk, an overview, a question pointing at a part of the article)
+    confidence: float | None = None
 
 
 class SearchResult(BaseModel):

@@ -19,6 +19,7 @@ COLUMNS = [
     "question",
     "answer",
     "chunk_ids",
+    "confidence",
     "created_at",
     "updated_at",
 ]

@@ -18,7 +18,7 @@ from typing import Any, Literal
 from index import AskResult
 
 Vote = Literal["up", "down"]
-SCHEMA_VERSION = 2  # 2: pending_questions
+SCHEMA_VERSION = 3  # 2: pending_questions; 3: answers.confidence
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS answers (
@@ -33,7 +33,8 @@ CREATE TABLE IF NOT EXISTS answers (
     user_id       INTEGER,
     guild_id      INTEGER,
     channel_id    INTEGER,
-    created_at    TEXT NOT NULL
+    created_at    TEXT NOT NULL,
+    confidence    REAL
 );
 CREATE TABLE IF NOT EXISTS answer_messages (
     message_id INTEGER PRIMARY KEY,
@@ -107,6 +108,7 @@ class AnswerRecord:
     guild_id: int | None = None
     channel_id: int | None = None
     created_at: str = field(default_factory=utc_now)
+    confidence: float | None = None  # AskResult.confidence: how sure the answer model was
 
     @property
     def chunk_ids(self) -> list[str]:
@@ -136,6 +138,7 @@ class AnswerRecord:
             user_id=user_id,
             guild_id=guild_id,
             channel_id=channel_id,
+            confidence=result.confidence,
         )
 
 
@@ -182,9 +185,22 @@ class FeedbackRow:
     channel_id: int | None
     created_at: str
     updated_at: str
+    confidence: float | None = None  # the answer's, as stored with it (None if it isn't)
 
     def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
+
+
+# columns added to a table after its first release: a database made before gets them, empty
+_ADDED_COLUMNS = {"answers": {"confidence": "REAL"}}
+
+
+def _add_missing_columns(db: sqlite3.Connection) -> None:
+    for table, columns in _ADDED_COLUMNS.items():
+        present = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+        for name, kind in columns.items():
+            if name not in present:
+                db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
 
 
 class FeedbackStore:
@@ -204,6 +220,7 @@ class FeedbackStore:
             if str(path) != ":memory:":
                 self._db.execute("PRAGMA journal_mode = WAL")  # readers (an export) don't block the bot
             self._db.executescript(_SCHEMA)
+            _add_missing_columns(self._db)
             self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     @property
@@ -227,8 +244,8 @@ class FeedbackStore:
         with self._lock:
             self.db.execute(
                 """INSERT INTO answers (answer_id, question, context, answer, abstained, language,
-                       citations, index_version, user_id, guild_id, channel_id, created_at)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                       citations, index_version, user_id, guild_id, channel_id, created_at, confidence)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                    ON CONFLICT (answer_id) DO NOTHING""",
                 (
                     record.answer_id,
@@ -243,6 +260,7 @@ class FeedbackStore:
                     record.guild_id,
                     record.channel_id,
                     record.created_at,
+                    record.confidence,
                 ),
             )
 
@@ -354,8 +372,9 @@ class FeedbackStore:
     def feedback(self) -> list[FeedbackRow]:
         with self._lock:
             rows = self.db.execute(
-                "SELECT answer_id, user_id, vote, question, answer, chunk_ids, guild_id, channel_id, "
-                "created_at, updated_at FROM feedback ORDER BY updated_at, id"
+                "SELECT f.answer_id, f.user_id, f.vote, f.question, f.answer, f.chunk_ids, f.guild_id, "
+                "f.channel_id, f.created_at, f.updated_at, a.confidence FROM feedback f "
+                "LEFT JOIN answers a USING (answer_id) ORDER BY f.updated_at, f.id"
             ).fetchall()
         result = []
         for row in rows:

@@ -218,7 +218,7 @@ class AnswerModel:
 
     def decide(self, features: np.ndarray, language: str) -> tuple[bool, float]:
         """Answer or not, from one row of the gates' features; and how sure: the lower of the two
-        gates' probabilities."""
+        gates' probabilities (an order, not a calibrated chance: the thresholds lie near 0.05–0.3)."""
         row = features[None, :]
         off = float(self.gate.probability(row)[0])
         near = float(self.near_gate.probability(row)[0])

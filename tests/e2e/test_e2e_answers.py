@@ -124,6 +124,8 @@ def test_feedback_click_is_stored_and_a_second_click_replaces_it(bot: BotUnderTe
     assert rows[0]["question"] == VERIFIED_ZH
     assert rows[0]["guild_id"] == bot.fake.guild_id and rows[0]["channel_id"] == bot.fake.channel_id
     assert json.loads(rows[0]["chunk_ids"]), "the cited chunks are recorded with the vote"
+    (stored,) = bot.query("SELECT confidence FROM answers WHERE answer_id = ?", (answer_id,))
+    assert 0 < stored["confidence"] <= 1, "the answer is stored with how sure the gates were"
 
     click(down, "down")
     rows = bot.query("SELECT * FROM feedback WHERE answer_id = ?", (answer_id,))

@@ -62,6 +62,13 @@ def test_benchmark_score(engine, question: str, language: str) -> None:  # type:
     check_citations(result, engine)
 
 
+def test_the_answer_says_how_sure_the_gates_were(engine) -> None:  # type: ignore[no-untyped-def]
+    answered, declined = engine.ask(SWE_EN), engine.ask("What is the capital of France?")
+    assert not answered.abstained and declined.abstained
+    assert 0 <= declined.confidence < answered.confidence <= 1
+    assert engine.ask("这篇文章讲了什么？").confidence is None  # an overview: no gate judged it
+
+
 @pytest.mark.parametrize("question", ["这篇文章讲了什么？", "summarize the article"])
 def test_overview(engine, question: str) -> None:  # type: ignore[no-untyped-def]
     result = engine.ask(question)

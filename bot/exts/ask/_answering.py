@@ -162,6 +162,7 @@ class Answerer:
                 channel_id=asker.channel_id,
                 latency_ms=latency_ms,
                 abstained=result.abstained if result else None,
+                confidence=result.confidence if result else None,
                 chunk_ids=[p.chunk_id for p in result.passages] if result else [],
                 index_version=result.index_version if result else self._version(),
                 follow_up=follow_up,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import re
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -54,6 +55,7 @@ def result() -> AskResult:
         language="zh",
         citations=citations,
         index_version="v1",
+        confidence=0.8125,
     )
 
 
@@ -129,11 +131,12 @@ def test_export_csv_and_jsonl(tmp_path: Path) -> None:
         table = list(csv.DictReader(handle))
     assert [(r["user_id"], r["vote"]) for r in table] == [("42", "up"), ("43", "down")]
     assert table[0]["question"] == "Multilingual 呢？" and table[0]["chunk_ids"] == "chunk-a chunk-b"
-    assert table[0]["answer"] == result().answer
+    assert table[0]["answer"] == result().answer and table[0]["confidence"] == "0.8125"
 
     assert write_feedback(rows, tmp_path / "fb.jsonl") == 2
     lines = [json.loads(line) for line in (tmp_path / "fb.jsonl").read_text(encoding="utf-8").splitlines()]
     assert lines[1]["vote"] == "down" and lines[1]["chunk_ids"] == ["chunk-a", "chunk-b"]
+    assert lines[1]["confidence"] == 0.8125
     assert set(lines[0]) >= {
         "answer_id",
         "question",
@@ -175,3 +178,30 @@ async def test_buttons_are_persistent_and_carry_the_answer_id() -> None:
     assert all(len(i) <= 100 for i in ids)
     with pytest.raises(ValueError):
         FeedbackButton("up", "not-hex!")
+
+
+def test_a_database_from_before_the_confidence_column_gains_it(tmp_path: Path) -> None:
+    """The answers table of schema 2 had no confidence: opened by this code, its rows stay and the
+    column is added, empty for them."""
+    path = tmp_path / "feedback.sqlite3"
+    with sqlite3.connect(path) as old:
+        old.executescript(
+            """CREATE TABLE answers (answer_id TEXT PRIMARY KEY, question TEXT NOT NULL, context TEXT,
+                   answer TEXT NOT NULL, abstained INTEGER NOT NULL DEFAULT 0, language TEXT NOT NULL DEFAULT '',
+                   citations TEXT NOT NULL DEFAULT '[]', index_version TEXT NOT NULL DEFAULT '',
+                   user_id INTEGER, guild_id INTEGER, channel_id INTEGER, created_at TEXT NOT NULL);
+               INSERT INTO answers (answer_id, question, answer, created_at) VALUES ('old', 'q', 'a', 't');
+               PRAGMA user_version = 2;"""
+        )
+    old.close()
+    store = FeedbackStore(path)
+    kept = store.answer("old")
+    assert kept is not None and (kept.question, kept.confidence) == ("q", None)
+    store.record_vote("old", 42, "down", guild_id=None, channel_id=None)
+    assert store.feedback()[0].confidence is None
+    record = AnswerRecord.from_result(ANSWER_ID, result(), context=None, user_id=5, guild_id=6, channel_id=7)
+    store.save_answer(record)
+    store.record_vote(ANSWER_ID, 42, "up", guild_id=6, channel_id=7)
+    assert [row.confidence for row in store.feedback()] == [None, 0.8125]
+    assert store.db.execute("PRAGMA user_version").fetchone()[0] == 3
+    store.close()
