@@ -214,7 +214,7 @@ class AnswerModel:
 
     def threshold(self, language: str) -> float:
         """The gate's threshold for a question's language (English's for any but Chinese)."""
-        return self.gate_threshold.get(language, self.gate_threshold["en"])
+        return _for_language(self.gate_threshold, language)
 
     def decide(self, features: np.ndarray, language: str) -> tuple[bool, float]:
         """Answer or not, from one row of the gates' features; and how sure: the lower of the two
@@ -222,8 +222,13 @@ class AnswerModel:
         row = features[None, :]
         off = float(self.gate.probability(row)[0])
         near = float(self.near_gate.probability(row)[0])
-        near_threshold = self.near_threshold.get(language, self.near_threshold["en"])
-        return off >= self.threshold(language) and near >= near_threshold, min(off, near)
+        passes = off >= self.threshold(language) and near >= _for_language(self.near_threshold, language)
+        return passes, min(off, near)
+
+
+def _for_language(thresholds: dict[str, float], language: str) -> float:
+    """A question's language's threshold: English's for any language but those trained (zh, en)."""
+    return thresholds.get(language, thresholds["en"])
 
 
 _loaded: dict[Path, tuple[float, AnswerModel]] = {}

@@ -287,10 +287,13 @@ def train(folder: Path, work: Path, output: Path = MODEL_FILE, say: Callable[[st
 
     gate, off_oof = gate_of("off")
     near_gate, near_oof = gate_of("near")
+    def below(oof: np.ndarray, threshold: dict[str, float]) -> np.ndarray:
+        return oof < np.where(english, threshold["en"], threshold["zh"])
+
     thresholds = thresholds_for(off_oof, answerable, languages, OFF_FALSE_ABSTENTION, weights)
-    declined = off_oof < np.where(english, thresholds["en"], thresholds["zh"])
+    declined = below(off_oof, thresholds)
     near = thresholds_for(near_oof, answerable, languages, GATE_FALSE_ABSTENTION, weights, declined)
-    declined |= near_oof < np.where(english, near["en"], near["zh"])
+    declined |= below(near_oof, near)
     ratio = second_ratio_for(examples, probabilities)
     report = out_of_fold_report(examples, probabilities, declined)
     say(

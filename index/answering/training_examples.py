@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -27,6 +28,9 @@ from index.answering.understand import understand
 from index.config import IndexSettings, load_settings
 from index.evaluation import gold_spans, squeezed
 from index.text import QuestionError
+
+if TYPE_CHECKING:
+    from index.engine import Engine
 
 REPO = Path(__file__).resolve().parents[2]
 LEAVE_OUT_VARIANTS = (-1, 0, 2)  # XQuAD training corpora: which paragraph of each article is left out
@@ -87,23 +91,30 @@ def _kept(work: Path, public_set: public.PublicSet, kind: str, identity: tuple) 
     return folder, folder / f"{kind}-{name}-{key[:16]}.pkl"
 
 
-def collect(
-    public_set: public.PublicSet, work: Path, source: str, settings: IndexSettings | None = None
-) -> list[Example]:
-    """Index the set's corpus under ``work`` and examine every question (kept in ``work``: the same
-    set examined by the same code is read back)."""
+def _engine(public_set: public.PublicSet, folder: Path, settings: IndexSettings | None) -> Engine:
+    """An engine over the set's corpus, indexed (or brought up to date) in ``folder``, or in
+    ``settings``' index when given; leave-out variants share the folder and its embeddings."""
     from index.build import build_index
     from index.engine import Engine
 
-    folder, cache = _kept(work, public_set, "examples", (public_set.name, public_set.questions))
-    if cache.is_file():
-        return pickle.loads(cache.read_bytes())
     folder.mkdir(parents=True, exist_ok=True)
     if settings is None:
         settings = indexed(public_set, folder)
     else:
         build_index(settings, progress=False)
-    engine = Engine(settings)
+    return Engine(settings)
+
+
+def collect(
+    public_set: public.PublicSet, work: Path, source: str, settings: IndexSettings | None = None
+) -> list[Example]:
+    """Index the set's corpus under ``work`` and examine every question (kept in ``work``: the same
+    set examined by the same code is read back)."""
+    folder, cache = _kept(work, public_set, "examples", (public_set.name, public_set.questions))
+    if cache.is_file():
+        return pickle.loads(cache.read_bytes())
+    engine = _engine(public_set, folder, settings)
+    settings = engine.settings
     snapshot = engine.snapshot
     stored = snapshot.stored
     examples = []
@@ -134,15 +145,13 @@ def collect_background(
     questions for XQuAD's articles). Each is examined with itself left out of the background, as a
     new question would be; all of one question's examples share a fold group."""
     from index.background import background_digest, background_questions
-    from index.engine import Engine, Snapshot
+    from index.engine import Snapshot
 
     folder, cache = _kept(work, public_set, "background", (background_digest(), public_set.name))
     if cache.is_file():
         return pickle.loads(cache.read_bytes())
-    folder.mkdir(parents=True, exist_ok=True)
-    if settings is None:
-        settings = indexed(public_set, folder)  # this variant's corpus: leave-out variants share the folder
-    engine = Engine(settings)
+    engine = _engine(public_set, folder, settings)
+    settings = engine.settings
     snapshot = engine.snapshot
     background = snapshot.stored.background
     examples = []
