@@ -40,9 +40,15 @@ def _bias(questions: np.ndarray, vectors: np.ndarray, k: int) -> np.ndarray:
 
 
 def compute_background(
-    question_vectors: np.ndarray, chunk_vectors: np.ndarray, sentence_vectors: np.ndarray, k: int = NEIGHBOURS
+    question_vectors: np.ndarray,
+    chunk_vectors: np.ndarray,
+    sentence_vectors: np.ndarray,
+    k: int = NEIGHBOURS,
+    languages: list[str] | None = None,
 ) -> Background:
-    languages = ["zh" if detect_language(q) == "zh" else "en" for q in background_questions()]
+    """``languages``: of each row of ``question_vectors`` (default: the bundled questions', in order)."""
+    if languages is None:
+        languages = ["zh" if detect_language(q) == "zh" else "en" for q in background_questions()]
     by_language = {lang: question_vectors[[i for i, x in enumerate(languages) if x == lang]] for lang in BIAS_LANGUAGES}
     top = (question_vectors @ chunk_vectors.T).max(axis=1) if len(chunk_vectors) else np.zeros(len(languages))
     return Background(

@@ -56,7 +56,6 @@ class Example:
 _EXAMINED_BY = ("answering/*.py", "*.py")
 _NOT_EXAMINING = {
     "training.py",
-    "training_examples.py",
     "model.py",
     "cli.py",
     "commands.py",
@@ -144,7 +143,7 @@ def collect_background(
     question about something else looks like on this kind of corpus (the public sets have no such
     questions for XQuAD's articles). Each is examined with itself left out of the background, as a
     new question would be; all of one question's examples share a fold group."""
-    from index.background import background_digest, background_questions
+    from index.background import background_digest, background_questions, compute_background
     from index.engine import Snapshot
 
     folder, cache = _kept(work, public_set, "background", (background_digest(), public_set.name))
@@ -153,21 +152,23 @@ def collect_background(
     engine = _engine(public_set, folder, settings)
     settings = engine.settings
     snapshot = engine.snapshot
-    background = snapshot.stored.background
+    stored = snapshot.stored
+    background, chunk_vectors = stored.background, stored.chunk_vectors()
     examples = []
     for i, text in enumerate(background_questions()):
         try:
             query = understand(text)
         except QuestionError:
             continue
+        # the whole background made again without it: its vectors, best cosines and the passages' bias
         rest = [j for j in range(len(background.vectors)) if j != i]
-        without = dataclasses.replace(
-            background,
-            vectors=background.vectors[rest],
+        without = compute_background(
+            background.vectors[rest],
+            chunk_vectors,
+            stored.sentence_vectors,
             languages=[background.languages[j] for j in rest],
-            top=background.top[rest],
         )
-        alone = Snapshot(dataclasses.replace(snapshot.stored, background=without), snapshot.retriever)
+        alone = Snapshot(dataclasses.replace(stored, background=without), snapshot.retriever)
         examined = engine.examine(alone, query, settings.top_k, "hybrid")
         labels = np.zeros(len(examined.candidates), dtype=bool)
         examples.append(

@@ -46,3 +46,18 @@ def test_an_empty_corpus_has_no_bias() -> None:
     background = compute_background(questions, empty, empty)
     assert all(len(bias) == 0 for bias in background.chunk_bias.values())
     assert len(background.top) == count
+
+
+def test_a_background_without_one_question_loses_its_pull_on_the_passages() -> None:
+    """Training asks each background question of a corpus as a new question: the passages' bias is
+    made again without it, else a passage near it is already corrected for it (a leak)."""
+    questions = unit([1.0, 0.0, 0.0], [0.6, 0.8, 0.0], [0.0, 0.0, 1.0])
+    languages = ["en", "en", "zh"]
+    chunks = unit([1.0, 0.0, 0.0])
+    full = compute_background(questions, chunks, chunks, k=1, languages=languages)
+    assert full.chunk_bias["en"] == pytest.approx([1.0], abs=1e-6)
+    without = compute_background(questions[1:], chunks, chunks, k=1, languages=languages[1:])
+    assert without.chunk_bias["en"] == pytest.approx([0.6], abs=1e-6)
+    assert without.sentence_bias["en"] == pytest.approx([0.6], abs=1e-6)
+    assert without.chunk_bias["zh"] == pytest.approx([0.0], abs=1e-6)
+    assert without.languages == ["en", "zh"] and len(without.top) == 2
