@@ -23,7 +23,7 @@ from index.answering.compose import choose, compose, nearest_sections, whole_lis
 from index.answering.decide import gate_vector, retrieval_evidence
 from index.answering.decline import decline_text, unmentioned
 from index.answering.features import Candidate, Terms, candidate_matrix, question_terms
-from index.answering.model import AnswerModel, load_model
+from index.answering.model import AnswerModel, Decision, load_model
 from index.answering.passages import cited_first, empty_result, including_cited, retrieved
 from index.answering.question_type import asks_for_several
 from index.answering.understand import Conversation, Query, understand
@@ -38,6 +38,7 @@ from index.followup import refers_back
 from index.llm_answer import PartialHandler, generated
 from index.llm_settings import LLMSettings
 from index.loading import load_current, load_version
+from index.messages import message
 from index.models import AskResult, SearchResult
 from index.retrieval import Mode, RetrievalParams, Retriever, SearchOutcome
 from index.smalltalk import small_talk_reply
@@ -209,8 +210,9 @@ class Engine:
             ranked = self.rank(examined)
             answers = True  # a question pointing at a part of the article that exists is about it
             if not examined.pointed:
-                answers, confidence = self.decide(examined, ranked)
-                result.confidence = round(confidence, 4)
+                decision = self.decide(examined, ranked)
+                answers, result.confidence = decision.answers, round(decision.confidence, 4)
+                result.hedged = answers and not decision.sure
             if not ranked or not answers:
                 result.abstained, result.kind = True, "abstained"
                 result.nearest_sections = nearest_sections(stored, [h.chunk for h in examined.outcome.hits])
@@ -227,6 +229,8 @@ class Engine:
                 result.passages = including_cited(result.passages, stored, result.citations)
                 if use_llm and self.generator is not None:
                     result = generated(self.generator, result, stored, [s for s, _ in ranked], on_partial, query)
+                if result.hedged:
+                    result.answer += "\n" + message("answer.unsure", query.language)
         result.timings_ms = result.timings_ms | _timings(started, examined.seconds, t2, time.perf_counter())
         return result
 
@@ -284,7 +288,7 @@ class Engine:
             ranked = [(examined.item, top), *((s, p) for s, p in ranked if s != examined.item)]
         return ranked
 
-    def decide(self, examined: Examined, ranked: list[tuple[int, float]]) -> tuple[bool, float]:
+    def decide(self, examined: Examined, ranked: list[tuple[int, float]]) -> Decision:
         """Whether the corpus answers the question, by the model's gates, and how sure they are."""
         order = {c.sentence: i for i, c in enumerate(examined.candidates)}
         matrix = examined.matrix[[order[s] for s, _ in ranked]] if ranked else examined.matrix

@@ -53,6 +53,10 @@ class Metrics(BaseModel):
     english_rendering: float | None = None
     english_line_cjk: float | None = None  # share of English answers whose opening line has Chinese
     magnitude_errors: int | None = None  # opening lines stating a number the cited quotes don't
+    # answers that say they may not be one (AskResult.hedged): of the right ones (an answerable
+    # question's answer holding a fact), and of the wrong ones (no fact, or a question to decline)
+    hedged_right: float | None = None
+    hedged_wrong: float | None = None
 
 
 class Failure(BaseModel):
@@ -121,11 +125,19 @@ def _metrics(pairs: list[tuple[EvalQuestion, AskResult]], chunk_text: Callable[[
         )
         metrics.false_abstention = sum(1 for _, r in answerable if r.abstained) / n
     _english_line_metrics(metrics, answerable)
+    right = [r for q, r in answerable if not r.abstained and any(f in r.answer for f in q.facts)]
+    wrong = [r for q, r in pairs if not r.abstained and (q.type != "in" or not any(f in r.answer for f in q.facts))]
+    metrics.hedged_right = _share_hedged(right)
+    metrics.hedged_wrong = _share_hedged(wrong)
     for kind, field in (("out", "abstention_out"), ("hard_out", "abstention_hard_out")):
         group = [r for q, r in pairs if q.type == kind]
         if group:
             setattr(metrics, field, sum(1 for r in group if r.abstained) / len(group))
     return metrics
+
+
+def _share_hedged(results: Sequence[AskResult]) -> float | None:
+    return sum(r.hedged for r in results) / len(results) if results else None
 
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
@@ -213,6 +225,8 @@ COLUMNS = [
     ("false abst", "false_abstention"),
     ("en line", "english_line"),
     ("en render", "english_rendering"),
+    ("marked: right", "hedged_right"),
+    ("wrong", "hedged_wrong"),
 ]
 
 
@@ -254,6 +268,10 @@ class PublicMetrics(BaseModel):
     off_abstention: float | None = None  # questions of articles not in the corpus, declined
     # English questions with an English gold (XQuAD): the English line holds all its content words
     english_line: float | None = None
+    # answers that say they may not be one: of those holding the gold span, and of the rest answered
+    # (an answerable question's answer without it, or a question to decline)
+    hedged_right: float | None = None
+    hedged_wrong: float | None = None
 
 
 def squeezed(text: str) -> str:
@@ -278,6 +296,7 @@ def public_row(gold: Sequence[str], result: AskResult, gold_en: Sequence[str] = 
         "answered": answered,
         "abstained": result.abstained,
         "en_line": line,
+        "hedged": result.hedged and not result.abstained,
     }
 
 
@@ -309,6 +328,10 @@ def public_metrics(rows: Sequence[tuple[str, dict[str, bool | None]]]) -> Public
         lines = [r["en_line"] for r in answerable if r.get("en_line") is not None]
         if lines:
             metrics.english_line = sum(bool(x) for x in lines) / len(lines)
+    right = [r for kind, r in rows if kind == "in" and r["answered"]]
+    wrong = [r for kind, r in rows if not r["abstained"] and not (kind == "in" and r["answered"])]
+    metrics.hedged_right = sum(bool(r.get("hedged")) for r in right) / len(right) if right else None
+    metrics.hedged_wrong = sum(bool(r.get("hedged")) for r in wrong) / len(wrong) if wrong else None
     if near:
         metrics.near_abstention = sum(r["abstained"] for r in near) / len(near)
     if off:
@@ -324,6 +347,8 @@ PUBLIC_COLUMNS = [
     ("near abst", "near_abstention"),
     ("off abst", "off_abstention"),
     ("en line", "english_line"),
+    ("marked: right", "hedged_right"),
+    ("wrong", "hedged_wrong"),
 ]
 
 

@@ -193,6 +193,10 @@ MESSAGES: dict[str, Texts] = {
         "zh": "文章没有提到这个问题，我无法从中找到答案。",
         "en": "The article doesn't say — I couldn't find an answer to that in it.",
     },
+    "answer.unsure": {
+        "zh": "（不一定是答案：文章可能没有直接回答这个问题。）",
+        "en": "(This may not be the answer: the article may not address the question directly.)",
+    },
     "answer.decline.unmentioned": {"zh": "（文章里没有出现 {names}。）", "en": " (No passage mentions {names}.)"},
     "answer.decline.nearest": {"zh": "最接近的章节：{sections}", "en": " Nearest sections: {sections}"},
     "answer.meta": {

@@ -57,6 +57,9 @@ class AskResult(BaseModel):
     # probabilities; an answer's gates passed their thresholds, a decline's did not); None where no
     # gate judged (small talk, an overview, a question pointing at a part of the article)
     confidence: float | None = None
+    # answered, but a gate passed by less than the model's hedge margin: the answer ends saying it may
+    # not be one (out of fold most such answers are wrong; at most one right answer in ten is marked)
+    hedged: bool = False
 
 
 class SearchResult(BaseModel):

@@ -6,8 +6,9 @@ path never imports it (it would start another thread pool beside the encoder's).
 from __future__ import annotations
 
 import json
+import math
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -192,6 +193,17 @@ class _LeafMasks:
 
 
 @dataclass(frozen=True)
+class Decision:
+    """The gates' verdict on one question: answer or not; how sure (the lower of the two gates'
+    probabilities: an order, not a calibrated chance); and whether the answer should say it may
+    not be one (both gates passed, one by less than the model's hedge margin)."""
+
+    answers: bool
+    confidence: float
+    sure: bool
+
+
+@dataclass(frozen=True)
 class AnswerModel:
     """Two gates, each against one kind of unanswerable question: one learned from questions about
     something else (off-topic), one from questions whose paragraph is missing (near-topic). Their
@@ -206,6 +218,9 @@ class AnswerModel:
     meta: dict[str, Any]  # data hash, seed, held-out metrics, the command that made it
     near_gate: Trees  # P(the corpus answers the question rather than lacking its paragraph)
     near_threshold: dict[str, float]
+    # per question language: an answer whose lower gate margin (log-odds above its threshold) is under
+    # this says it may not be one; chosen so that at most HEDGE_RIGHT_RATE of right answers do ({}: none)
+    hedge_margin: dict[str, float] = field(default_factory=dict)
 
     def prepare(self) -> None:
         self.scorer.prepare()
@@ -214,19 +229,29 @@ class AnswerModel:
 
     def threshold(self, language: str) -> float:
         """The gate's threshold for a question's language (English's for any but Chinese)."""
-        return _for_language(self.gate_threshold, language)
+        return for_language(self.gate_threshold, language)
 
-    def decide(self, features: np.ndarray, language: str) -> tuple[bool, float]:
-        """Answer or not, from one row of the gates' features; and how sure: the lower of the two
-        gates' probabilities (an order, not a calibrated chance: the thresholds lie near 0.05–0.3)."""
+    def decide(self, features: np.ndarray, language: str) -> Decision:
+        """Answer or not, from one row of the gates' features, and how sure (the thresholds lie near
+        0.05–0.3)."""
         row = features[None, :]
         off = float(self.gate.probability(row)[0])
         near = float(self.near_gate.probability(row)[0])
-        passes = off >= self.threshold(language) and near >= _for_language(self.near_threshold, language)
-        return passes, min(off, near)
+        margin = gate_margin(off, near, self.threshold(language), for_language(self.near_threshold, language))
+        hedge = for_language(self.hedge_margin, language) if self.hedge_margin else 0.0
+        return Decision(margin >= 0, min(off, near), margin >= hedge)
 
 
-def _for_language(thresholds: dict[str, float], language: str) -> float:
+def gate_margin(off: float, near: float, off_threshold: float, near_threshold: float) -> float:
+    """How far the question clears the nearer of its two thresholds, in log-odds (< 0: declined)."""
+    return min(_logit(off) - _logit(off_threshold), _logit(near) - _logit(near_threshold))
+
+
+def _logit(p: float) -> float:
+    return math.log((p + 1e-9) / (1 - p + 1e-9))
+
+
+def for_language(thresholds: dict[str, float], language: str) -> float:
     """A question's language's threshold: English's for any language but those trained (zh, en)."""
     return thresholds.get(language, thresholds["en"])
 
@@ -273,6 +298,7 @@ def load_model(path: Path = MODEL_FILE) -> AnswerModel:
                 meta=data.get("meta", {}),
                 near_gate=Trees.from_json(data["near_gate"]),
                 near_threshold={k: float(v) for k, v in data["near_threshold"].items()},
+                hedge_margin={k: float(v) for k, v in data.get("hedge_margin", {}).items()},
             )
         except (OSError, ValueError, KeyError, TypeError) as error:
             if isinstance(error, ModelError):
@@ -290,6 +316,7 @@ def save_model(model: AnswerModel, path: Path = MODEL_FILE) -> None:
         "gate_threshold": {k: round(v, 6) for k, v in model.gate_threshold.items()},
         "near_threshold": {k: round(v, 6) for k, v in model.near_threshold.items()},
         "second_ratio": round(model.second_ratio, 6),
+        "hedge_margin": {k: round(v, 6) for k, v in model.hedge_margin.items()},
         "scorer": model.scorer.to_json(),
         "gate": model.gate.to_json(),
         "near_gate": model.near_gate.to_json(),

@@ -31,7 +31,7 @@ import numpy as np
 from index import public
 from index.answering.decide import GATE_FEATURES, gate_vector
 from index.answering.features import CANDIDATE_FEATURES
-from index.answering.model import MODEL_FILE, AnswerModel, Trees, from_lightgbm, save_model
+from index.answering.model import MODEL_FILE, AnswerModel, Trees, for_language, from_lightgbm, gate_margin, save_model
 from index.answering.training_examples import OWN_SETS, REPO, Example, examples_of, indexed
 from index.evaluation import PublicMetrics, public_metrics, public_row
 from index.text import QuestionError
@@ -41,6 +41,7 @@ SEED = 0
 FOLDS = 3
 GATE_FALSE_ABSTENTION = 0.03  # the target on training data, both gates together; held-out sets must stay under 0.05
 OFF_FALSE_ABSTENTION = 0.015  # the off-topic gate's part of it; the near-topic gate takes what it leaves
+HEDGE_RIGHT_RATE = 0.10  # at most this share of right answers (out of fold) say they may not be one
 SECOND_PRECISION = 0.25  # a second sentence joins where such seconds rescue at least one answer in four they join
 # how much each source of questions weighs in training, in all: our own development questions are
 # another kind of article and question (an opinionated essay, colloquial askers), the public sets many
@@ -182,6 +183,16 @@ def thresholds_for(
     return found
 
 
+def hedge_margins_for(
+    margins: np.ndarray, right: np.ndarray, languages: np.ndarray, weights: np.ndarray
+) -> dict[str, float]:
+    """Per language, the gate margin (model.gate_margin) below which an answer says it may not be
+    one: as high as keeps the right answers it marks (``right``: answered, and the best candidate
+    holds the answer) at HEDGE_RIGHT_RATE of them. Out of fold most answers under it are wrong: of
+    questions whose paragraph is missing, of another article's, or answerable ones the scorer missed."""
+    return thresholds_for(margins, right & (margins >= 0), languages, HEDGE_RIGHT_RATE, weights)
+
+
 def second_ratio_for(examples: Sequence[Example], probabilities: Sequence[np.ndarray]) -> float:
     """The lowest ratio (second's probability / best's) at which a second sentence still holds the
     answer, when the best doesn't, for SECOND_PRECISION of the questions it joins."""
@@ -295,9 +306,19 @@ def train(folder: Path, work: Path, output: Path = MODEL_FILE, say: Callable[[st
     near = thresholds_for(near_oof, answerable, languages, GATE_FALSE_ABSTENTION, weights, declined)
     declined |= below(near_oof, near)
     ratio = second_ratio_for(examples, probabilities)
+    margins = np.array(
+        [
+            gate_margin(o, n, for_language(thresholds, lang), for_language(near, lang))
+            for o, n, lang in zip(off_oof, near_oof, languages, strict=True)
+        ]
+    )
+    best_holds = np.array(
+        [bool(len(p)) and bool(e.labels[int(np.argmax(p))]) for e, p in zip(examples, probabilities, strict=True)]
+    )
+    hedge = hedge_margins_for(margins, answerable & best_holds, languages, weights)
     report = out_of_fold_report(examples, probabilities, declined)
     say(
-        f"trained: gate thresholds {thresholds}, near-topic {near}, second ratio {ratio:.3f}"
+        f"trained: gate thresholds {thresholds}, near-topic {near}, hedge margin {hedge}, second ratio {ratio:.3f}"
         f" ({time.perf_counter() - started:.0f} s)"
     )
     say(json.dumps(report, ensure_ascii=False))
@@ -311,7 +332,7 @@ def train(folder: Path, work: Path, output: Path = MODEL_FILE, say: Callable[[st
         "source_share": SOURCE_SHARE,
         "out_of_fold": report,
     }
-    model = AnswerModel(scorer, gate, thresholds, ratio, meta, near_gate, near)
+    model = AnswerModel(scorer, gate, thresholds, ratio, meta, near_gate, near, hedge)
     meta["heldout"] = heldout_metrics(model, folder, work)
     save_model(model, output)
     say(f"wrote {output} ({time.perf_counter() - started:.0f} s)")

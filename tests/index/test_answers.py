@@ -4,7 +4,9 @@ figures: those are test_quality.py's and docs/evaluation.md's."""
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -13,10 +15,12 @@ from index.answering.decline import decline_text, unmentioned
 from index.answering.features import question_terms
 from index.answering.understand import understand
 from index.answering.units import is_heading, render_sentence
+from index.messages import message
 from index.models import AskResult
 from tests.index.support import ARTICLE, line_spans
 
 SOURCE = ARTICLE.read_text(encoding="utf-8")
+EVAL = Path(__file__).resolve().parents[1] / "eval"
 SWE_ZH = "Composer 2.5 在 SWE-bench Verified 上的成绩是多少？"
 SWE_EN = "What is Composer 2.5's SWE-bench Verified score?"
 TOP_SECTIONS = [
@@ -67,6 +71,19 @@ def test_the_answer_says_how_sure_the_gates_were(engine) -> None:  # type: ignor
     assert not answered.abstained and declined.abstained
     assert 0 <= declined.confidence < answered.confidence <= 1
     assert engine.ask("这篇文章讲了什么？").confidence is None  # an overview: no gate judged it
+
+
+def test_an_answer_the_gates_barely_let_through_says_it_may_not_be_one(engine) -> None:  # type: ignore[no-untyped-def]
+    """Near-topic questions (the article is about the thing, not about what is asked) that the gates
+    pass: the answer model's hedge margin marks some, and a marked answer is still an answer, with
+    its citations, the note its last line."""
+    rows = [json.loads(line) for line in (EVAL / "dev_offtopic.jsonl").read_text(encoding="utf-8").splitlines()]
+    results = [engine.ask(row["q"]) for row in rows if row["type"] == "hard_out"] + [engine.ask(SWE_EN)]
+    assert any(r.hedged for r in results)
+    assert not results[-1].hedged  # a plain fact the article states
+    for r in results:
+        assert r.answer.endswith("\n" + message("answer.unsure", r.language)) == r.hedged
+        assert not r.hedged or (not r.abstained and r.citations and r.confidence is not None)
 
 
 @pytest.mark.parametrize("question", ["这篇文章讲了什么？", "summarize the article"])

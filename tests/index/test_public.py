@@ -133,3 +133,26 @@ def test_the_public_table_has_a_row_per_set_and_language() -> None:
     head, rule, row = text.splitlines()
     assert head.count("|") == rule.count("|") == row.count("|")
     assert row.startswith("| xquad-heldout | en | 3 | 1 | 0 |") and "0.50" in row and "–" in row
+
+
+def test_marked_answers_are_counted_among_right_and_wrong_ones() -> None:
+    """An answer that says it may not be one: the share of right answers so marked (the cost) and of
+    wrong ones, a near-topic question answered among them (the point)."""
+
+    def marked(text: str, passages: list[str]) -> AskResult:
+        answer = result(text, passages)
+        answer.hedged = True
+        return answer
+
+    rows = [
+        ("in", public_row(["甲"], result("根据文章：甲。", ["甲"]))),
+        ("in", public_row(["乙"], marked("根据文章：乙。", ["乙"]))),
+        ("in", public_row(["丙"], marked("根据文章：丁。", ["丙"]))),
+        ("near", public_row(["戊"], marked("根据文章：己。", []))),
+        ("near", public_row(["庚"], result("根据文章：辛。", []))),
+        ("near", public_row(["壬"], result("不知道", [], abstained=True))),
+    ]
+    metrics = public_metrics(rows)
+    assert metrics.hedged_right == 0.5  # 乙 of 甲, 乙
+    assert metrics.hedged_wrong == 2 / 3  # 丁 and 己 of 丁, 己, 辛; the decline is neither
+    assert public_metrics(rows[:1]).hedged_wrong is None

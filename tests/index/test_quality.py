@@ -140,6 +140,9 @@ FALSE_ABSTENTION_CEILINGS = {
 # 2026-12-03 with the glosses e5 chooses, single characters too: holdout 0.850, dev 0.947,
 # follow-ups 0.533, one of 15 lower: its line, rendering more clauses, ran past 320 characters
 # before the fact), never Chinese outside quotes, never a number its quotes don't state
+# answers marked as maybe not the answer (AskResult.hedged), holdout, measured 2026-12-04 (fifth
+# session): right ones en 0.08 / zh 0.18 (a ceiling), wrong ones 0.27 / 0.41 (a floor)
+HOLDOUT_MARKED = {"en": (0.11, 0.24), "zh": (0.21, 0.38)}
 ENGLISH_LINE_FLOORS = {"dev": 0.93, "holdout": 0.83, "followups": 0.50}
 
 
@@ -175,6 +178,12 @@ def test_quality_floors(reports: dict[str, Report], name: str, capsys: pytest.Ca
         ceiling = FALSE_ABSTENTION_CEILINGS[name][lang]
         if metrics.false_abstention > ceiling:
             problems.append(f"{lang} false_abstention {metrics.false_abstention:.3f} > {ceiling}")
+        if name == "holdout":  # marked answers: few right ones, more wrong ones (measured + / − 0.03)
+            right, wrong = HOLDOUT_MARKED[lang]
+            if metrics.hedged_right is None or metrics.hedged_right > right:
+                problems.append(f"{lang} right answers marked {metrics.hedged_right} > {right}")
+            if metrics.hedged_wrong is None or metrics.hedged_wrong < wrong:
+                problems.append(f"{lang} wrong answers marked {metrics.hedged_wrong} < {wrong}")
     english = report.by_language["en"]
     if english.english_line is None or english.english_line < ENGLISH_LINE_FLOORS[name]:
         problems.append(f"en english_line {english.english_line} < {ENGLISH_LINE_FLOORS[name]}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import numpy as np
@@ -10,7 +11,17 @@ import pytest
 
 from index.answering.decide import GATE_FEATURES
 from index.answering.features import CANDIDATE_FEATURES
-from index.answering.model import MODEL_FILE, AnswerModel, ModelError, Trees, from_lightgbm, load_model, save_model
+from index.answering.model import (
+    MODEL_FILE,
+    AnswerModel,
+    Decision,
+    ModelError,
+    Trees,
+    from_lightgbm,
+    gate_margin,
+    load_model,
+    save_model,
+)
 
 
 def fitted(params: dict, seed: int = 0, width: int = 3):  # type: ignore[no-untyped-def]
@@ -79,6 +90,10 @@ def test_a_model_file_round_trips(tmp_path: Path) -> None:
     assert loaded.threshold("zh") == 0.3 and loaded.threshold("ja") == 0.2 and loaded.meta == {"seed": 0}
     assert np.allclose(loaded.near_gate.probability(rows), near_gate.probability(rows), atol=1e-5)
     assert loaded.near_threshold == {"zh": 0.4, "en": 0.1}
+    assert loaded.hedge_margin == {}  # made without one: never hedges
+    hedged = AnswerModel(trees, gate, {"zh": 0.3}, 0.6, {}, near_gate, {"zh": 0.4}, {"zh": 1.5, "en": 2.0})
+    save_model(hedged, tmp_path / "hedged.json")
+    assert load_model(tmp_path / "hedged.json").hedge_margin == {"zh": 1.5, "en": 2.0}
 
 
 def test_a_question_is_answered_only_when_both_gates_pass() -> None:
@@ -93,9 +108,28 @@ def test_a_question_is_answered_only_when_both_gates_pass() -> None:
     def model(off: float, near: float) -> AnswerModel:
         return AnswerModel(scorer, gate, {"zh": off, "en": off}, 0.6, {}, gate, {"zh": near, "en": near})
 
-    assert model(value - 0.01, value - 0.01).decide(row, "zh") == (True, value)
-    assert model(value + 0.01, value - 0.01).decide(row, "zh")[0] is False
-    assert model(value - 0.01, value + 0.01).decide(row, "en")[0] is False
+    assert model(value - 0.01, value - 0.01).decide(row, "zh") == Decision(True, value, True)
+    assert model(value + 0.01, value - 0.01).decide(row, "zh").answers is False
+    assert model(value - 0.01, value + 0.01).decide(row, "en").answers is False
+
+
+def test_an_answer_that_clears_a_gate_by_less_than_the_hedge_margin_is_not_sure() -> None:
+    booster, rows = fitted({"objective": "binary"}, width=len(GATE_FEATURES))
+    gate = from_lightgbm(booster, GATE_FEATURES)
+    row = rows[0]
+    value = float(gate.probability(row[None, :])[0])
+    scorer = from_lightgbm(fitted({"objective": "binary"}, width=len(CANDIDATE_FEATURES))[0], CANDIDATE_FEATURES)
+    low = value / 2  # both thresholds: the row clears them by log-odds margin
+    margin = gate_margin(value, value, low, low)
+    assert margin == pytest.approx(math.log(value / (1 - value)) - math.log(low / (1 - low)), abs=1e-6)
+
+    def model(hedge: dict[str, float]) -> AnswerModel:
+        return AnswerModel(scorer, gate, {"zh": low, "en": low}, 0.6, {}, gate, {"zh": low, "en": low}, hedge)
+
+    assert model({}).decide(row, "zh").sure  # a model without a hedge margin is always sure
+    assert model({"zh": margin + 0.1, "en": margin - 0.1}).decide(row, "zh") == Decision(True, value, False)
+    assert model({"zh": margin + 0.1, "en": margin - 0.1}).decide(row, "ja").sure  # English's margin
+    assert gate_margin(0.1, 0.9, 0.2, 0.2) < 0 < gate_margin(0.3, 0.9, 0.2, 0.2)  # the lower gate decides
 
 
 def test_a_model_made_for_other_features_is_refused(tmp_path: Path) -> None:

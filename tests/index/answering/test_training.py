@@ -68,3 +68,20 @@ def test_the_near_topic_threshold_takes_what_the_other_gate_leaves_of_the_rate()
     overlap[0] = True  # ... or one it declines too: no cost
     assert thresholds_for(near, answerable, languages, 0.2, np.ones(10), overlap)["en"] == 0.3
     assert thresholds_for(near, ~answerable, languages, 0.2, np.ones(10), elsewhere)["zh"] == 0.0
+
+
+def test_the_hedge_margin_marks_at_most_the_rate_of_right_answers() -> None:
+    """Right answers (answered, the best candidate holds it) under the margin are at most
+    HEDGE_RIGHT_RATE of them; declined questions (margin < 0) and wrong answers don't count."""
+    from index.answering.training import HEDGE_RIGHT_RATE, hedge_margins_for
+
+    rng = np.random.default_rng(1)
+    margins = rng.normal(loc=1.0, scale=2.0, size=4000)
+    right = rng.uniform(size=4000) < 0.6
+    languages = np.array(["zh", "en"] * 2000)
+    found = hedge_margins_for(margins, right, languages, np.ones(4000))
+    for language in ("zh", "en"):
+        mine = (languages == language) & right & (margins >= 0)
+        assert (margins[mine] < found[language]).mean() <= HEDGE_RIGHT_RATE
+        assert (margins[mine] < found[language]).mean() > HEDGE_RIGHT_RATE - 0.02  # as high as the rate allows
+        assert found[language] > 0
