@@ -123,6 +123,7 @@ def question_line(
     outcome: str = "answered",
     answer_id: str | None = None,
     confidence: float | None = None,
+    hedged: bool = False,
 ) -> str:
     """The one structured line logged per question."""
     return json.dumps(
@@ -136,6 +137,7 @@ def question_line(
             "latency_ms": round(latency_ms, 1),
             "abstained": abstained,
             "confidence": confidence,
+            "hedged": hedged,
             "follow_up": follow_up,
             "top_chunks": list(chunk_ids)[:5],
             "index_version": index_version,

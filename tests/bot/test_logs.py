@@ -49,10 +49,11 @@ def test_question_line_is_json_with_a_hashed_user() -> None:
         chunk_ids=["a", "b", "c", "d", "e", "f"],
         index_version="v1",
         confidence=0.75,
+        hedged=True,
     )
     data = json.loads(line)
     assert data["user"] == hash_user(123456789) and "123456789" not in line
-    assert data["confidence"] == 0.75
+    assert data["confidence"] == 0.75 and data["hedged"] is True
     assert len(data["user"]) == 16
     assert data["top_chunks"] == ["a", "b", "c", "d", "e"]
     assert data["latency_ms"] == 23.5 and data["abstained"] is False and data["index_version"] == "v1"

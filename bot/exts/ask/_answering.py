@@ -163,6 +163,7 @@ class Answerer:
                 latency_ms=latency_ms,
                 abstained=result.abstained if result else None,
                 confidence=result.confidence if result else None,
+                hedged=bool(result and result.hedged),
                 chunk_ids=[p.chunk_id for p in result.passages] if result else [],
                 index_version=result.index_version if result else self._version(),
                 follow_up=follow_up,
