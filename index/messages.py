@@ -146,9 +146,10 @@ MESSAGES: dict[str, Texts] = {
     "help.bot": {"zh": "问答机器人", "en": "Q&A bot"},
     "help.title": {"zh": "《{title}》问答机器人", "en": "Q&A bot on “{title}”"},
     "help.intro": {
-        "zh": "我只根据这篇文章回答问题，每个回答都标注出处段落 [1] [2]；文章没提到的，我会直说。",
+        "zh": "我只根据这篇文章回答问题，每个回答都标注出处段落 [1] [2]；"
+        "文章没提到的，我会直说，没把握的回答也会注明。",
         "en": "I answer questions about this one article only, citing the paragraphs [1] [2]; "
-        "if the article doesn't say, I say so.",
+        "if the article doesn't say, I say so, and I mark an answer I'm unsure of.",
     },
     "help.ask": {
         "zh": "• `/ask 问题`：提问（可选 ephemeral：只有你能看到回答）",

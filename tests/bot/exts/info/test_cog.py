@@ -37,6 +37,7 @@ def test_help_is_bilingual_and_reflects_the_settings(engine, tmp_path: Path) -> 
         threads=True,
     )
     bot = ArticleBot(settings, engine, FeedbackStore(settings.feedback_db))
+    engine.snapshot  # noqa: B018 — a running bot has loaded its index (run alone, this test's engine had not)
     spec = help_spec(bot)
     text = spec.description
     assert "/ask" in text and "/article" in text and "/reindex" in text
