@@ -58,7 +58,8 @@ class AskResult(BaseModel):
     # gate judged (small talk, an overview, a question pointing at a part of the article)
     confidence: float | None = None
     # answered, but a gate passed by less than the model's hedge margin: the answer ends saying it may
-    # not be one (out of fold most such answers are wrong; at most one right answer in ten is marked)
+    # not be one (out of fold most such answers are wrong; at most one right answer in ten is marked,
+    # in each source of training questions)
     hedged: bool = False
 
 

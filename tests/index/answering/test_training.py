@@ -79,9 +79,28 @@ def test_the_hedge_margin_marks_at_most_the_rate_of_right_answers() -> None:
     margins = rng.normal(loc=1.0, scale=2.0, size=4000)
     right = rng.uniform(size=4000) < 0.6
     languages = np.array(["zh", "en"] * 2000)
-    found = hedge_margins_for(margins, right, languages, np.ones(4000))
+    sources = np.array(["xquad"] * 4000)
+    found = hedge_margins_for(margins, right, languages, np.ones(4000), sources)
     for language in ("zh", "en"):
         mine = (languages == language) & right & (margins >= 0)
         assert (margins[mine] < found[language]).mean() <= HEDGE_RIGHT_RATE
         assert (margins[mine] < found[language]).mean() > HEDGE_RIGHT_RATE - 0.02  # as high as the rate allows
         assert found[language] > 0
+
+
+def test_the_hedge_margin_holds_the_rate_in_every_source() -> None:
+    """A source whose right answers sit closer to the thresholds sets the margin for all: pooled
+    with one whose right answers are far above them, it would be marked more than the rate."""
+    from index.answering.training import HEDGE_RIGHT_RATE, hedge_margins_for
+
+    rng = np.random.default_rng(2)
+    margins = np.concatenate([rng.uniform(0, 4, size=1000), rng.uniform(3, 10, size=3000)])
+    sources = np.array(["xquad"] * 1000 + ["cmrc"] * 3000)
+    languages = np.array(["zh"] * 4000)
+    right, weights = np.ones(4000, dtype=bool), np.ones(4000)
+    found = hedge_margins_for(margins, right, languages, weights, sources)["zh"]
+    assert (margins[sources == "xquad"] < found).mean() <= HEDGE_RIGHT_RATE
+    pooled = hedge_margins_for(margins, right, languages, weights, np.array(["all"] * 4000))["zh"]
+    assert (margins[sources == "xquad"] < pooled).mean() > HEDGE_RIGHT_RATE  # what pooling would have done
+    few = hedge_margins_for(margins[:10], right[:10], languages[:10], weights[:10], sources[:10])
+    assert few == {"zh": 0.0, "en": 0.0}  # under a group's worth of right answers: no margin from them
