@@ -118,17 +118,16 @@ def _metrics(pairs: list[tuple[EvalQuestion, AskResult]], chunk_text: Callable[[
         metrics.recall_at_3 = sum(1 for r in ranks if r and r <= 3) / n
         metrics.recall_at_5 = sum(1 for r in ranks if r and r <= 5) / n
         metrics.mrr = sum(1 / r for r in ranks if r) / n
-        metrics.fact_rate = sum(1 for q, r in answerable if any(f in r.answer for f in q.facts)) / n
+        metrics.fact_rate = sum(1 for q, r in answerable if _holds_fact(q, r)) / n
         cited = [(q, c) for q, r in answerable for c in r.citations]
         metrics.citation_precision = (
             sum(1 for q, c in cited if _relevant(chunk_text(c.chunk_id), q.gold)) / len(cited) if cited else 0.0
         )
         metrics.false_abstention = sum(1 for _, r in answerable if r.abstained) / n
     _english_line_metrics(metrics, answerable)
-    right = [r for q, r in answerable if not r.abstained and any(f in r.answer for f in q.facts)]
-    wrong = [r for q, r in pairs if not r.abstained and (q.type != "in" or not any(f in r.answer for f in q.facts))]
-    metrics.hedged_right = _share_hedged(right)
-    metrics.hedged_wrong = _share_hedged(wrong)
+    right = [r.hedged for q, r in answerable if not r.abstained and _holds_fact(q, r)]
+    wrong = [r.hedged for q, r in pairs if not r.abstained and (q.type != "in" or not _holds_fact(q, r))]
+    metrics.hedged_right, metrics.hedged_wrong = _share(right), _share(wrong)
     for kind, field in (("out", "abstention_out"), ("hard_out", "abstention_hard_out")):
         group = [r for q, r in pairs if q.type == kind]
         if group:
@@ -136,8 +135,13 @@ def _metrics(pairs: list[tuple[EvalQuestion, AskResult]], chunk_text: Callable[[
     return metrics
 
 
-def _share_hedged(results: Sequence[AskResult]) -> float | None:
-    return sum(r.hedged for r in results) / len(results) if results else None
+def _holds_fact(question: EvalQuestion, result: AskResult) -> bool:
+    return any(f in result.answer for f in question.facts)
+
+
+def _share(flags: Sequence[bool]) -> float | None:
+    """The share of true ones (None of none)."""
+    return sum(flags) / len(flags) if flags else None
 
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
@@ -202,7 +206,7 @@ def _failures(pairs: list[tuple[EvalQuestion, AskResult]]) -> list[Failure]:
         if q.type == "in":
             if r.abstained:
                 problems.append("abstained")
-            elif not any(f in r.answer for f in q.facts):
+            elif not _holds_fact(q, r):
                 problems.append("no fact")
             if _first_relevant(q, r) != 1:
                 problems.append(f"first relevant at {_first_relevant(q, r)}")
@@ -328,10 +332,9 @@ def public_metrics(rows: Sequence[tuple[str, dict[str, bool | None]]]) -> Public
         lines = [r["en_line"] for r in answerable if r.get("en_line") is not None]
         if lines:
             metrics.english_line = sum(bool(x) for x in lines) / len(lines)
-    right = [r for kind, r in rows if kind == "in" and r["answered"]]
-    wrong = [r for kind, r in rows if not r["abstained"] and not (kind == "in" and r["answered"])]
-    metrics.hedged_right = sum(bool(r.get("hedged")) for r in right) / len(right) if right else None
-    metrics.hedged_wrong = sum(bool(r.get("hedged")) for r in wrong) / len(wrong) if wrong else None
+    right = [bool(r.get("hedged")) for kind, r in rows if kind == "in" and r["answered"]]
+    wrong = [bool(r.get("hedged")) for kind, r in rows if not r["abstained"] and not (kind == "in" and r["answered"])]
+    metrics.hedged_right, metrics.hedged_wrong = _share(right), _share(wrong)
     if near:
         metrics.near_abstention = sum(r["abstained"] for r in near) / len(near)
     if off:

@@ -224,6 +224,11 @@ def second_ratio_for(examples: Sequence[Example], probabilities: Sequence[np.nda
     return float(best)
 
 
+def best_holds(example: Example, probabilities: np.ndarray) -> bool:
+    """Whether the candidate scored best holds the answer."""
+    return bool(len(probabilities)) and bool(example.labels[int(np.argmax(probabilities))])
+
+
 def out_of_fold_report(
     examples: Sequence[Example], probabilities: Sequence[np.ndarray], declined: np.ndarray
 ) -> dict[str, dict[str, float]]:
@@ -231,8 +236,7 @@ def out_of_fold_report(
     questions how often the best candidate holds the answer."""
     rows: dict[str, list[tuple[bool, bool]]] = {}
     for e, p, no in zip(examples, probabilities, declined, strict=True):
-        top = bool(len(p)) and bool(e.labels[int(np.argmax(p))])
-        rows.setdefault(f"{e.source} {e.language} {e.kind}", []).append((bool(no), top))
+        rows.setdefault(f"{e.source} {e.language} {e.kind}", []).append((bool(no), best_holds(e, p)))
     return {
         key: {
             "n": len(v),
@@ -323,11 +327,9 @@ def train(folder: Path, work: Path, output: Path = MODEL_FILE, say: Callable[[st
             for o, n, lang in zip(off_oof, near_oof, languages, strict=True)
         ]
     )
-    best_holds = np.array(
-        [bool(len(p)) and bool(e.labels[int(np.argmax(p))]) for e, p in zip(examples, probabilities, strict=True)]
-    )
+    right = answerable & np.array([best_holds(e, p) for e, p in zip(examples, probabilities, strict=True)])
     sources = np.array([e.source for e in examples])
-    hedge = hedge_margins_for(margins, answerable & best_holds, languages, weights, sources)
+    hedge = hedge_margins_for(margins, right, languages, weights, sources)
     report = out_of_fold_report(examples, probabilities, declined)
     say(
         f"trained: gate thresholds {thresholds}, near-topic {near}, hedge margin {hedge}, second ratio {ratio:.3f}"
