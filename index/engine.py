@@ -208,12 +208,12 @@ class Engine:
             result.passages = cited_first(result.passages, stored, result.citations)
         else:
             ranked = self.rank(examined)
-            answers = True  # a question pointing at a part of the article that exists is about it
+            answers = bool(ranked)  # a question pointing at a part of the article that exists is about it
             if not examined.pointed:
                 decision = self.decide(examined, ranked)
-                answers, result.confidence = decision.answers, round(decision.confidence, 4)
-                result.hedged = answers and not decision.sure
-            if not ranked or not answers:
+                answers, result.confidence = answers and decision.answers, round(decision.confidence, 4)
+                result.hedged = answers and not decision.sure  # never on a decline
+            if not answers:
                 result.abstained, result.kind = True, "abstained"
                 result.nearest_sections = nearest_sections(stored, [h.chunk for h in examined.outcome.hits])
                 missing = unmentioned(query.text, examined.terms)
