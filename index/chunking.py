@@ -120,15 +120,47 @@ def split_paragraphs(text: str) -> list[Paragraph]:
     return paragraphs
 
 
-def _classify(paragraph: Paragraph, index: int, title: str) -> Paragraph:
+# a line ending so is a sentence, a clause or a lead-in, not a title or a byline
+_SENTENCE_FINAL = tuple("。！？；，：….!?;,:")
+TITLE_MAX_CHARS = 100
+
+
+def reads_as_title(line: str, blank_after: bool) -> bool:
+    """A first line is a title when it reads as one: a Markdown heading, or a short line with no
+    sentence-final punctuation and a blank line after it. Otherwise a document's text is all body
+    (a pasted text or a transcript starts with its first paragraph)."""
+    text = line.strip()
+    if text.startswith("#"):
+        return bool(_MD_HEADING.match(text))
+    return blank_after and 0 < len(text) <= TITLE_MAX_CHARS and not text.endswith(_SENTENCE_FINAL)
+
+
+def title_line(text: str) -> str | None:
+    """The document's title as its first line states it (decoration such as ``#`` or ``——`` removed),
+    or None when the text opens with body."""
+    paragraphs = split_paragraphs(text)
+    if len(paragraphs) < 2 or not reads_as_title(paragraphs[0].text, _blank_between(text, *paragraphs[:2])):
+        return None
+    return paragraphs[0].text.lstrip("#").strip().strip("—-").strip() or None
+
+
+def _blank_between(text: str, first: Paragraph, second: Paragraph) -> bool:
+    return text.count("\n", first.end, second.start) >= 2
+
+
+def _classify(paragraph: Paragraph, kind: Kind, level: int) -> Paragraph:
+    return Paragraph(paragraph.number, paragraph.start, paragraph.end, paragraph.text, kind, level)
+
+
+def _kind(paragraph: Paragraph, opens_body: bool) -> tuple[Kind, int]:
+    """A paragraph's kind, the title aside; ``opens_body``: it is the first after the title line (or
+    the first of a document without one), where a byline may stand."""
     text = paragraph.text
     kind, level = Kind.BODY, 0
     md = _MD_HEADING.match(text)
     if _END_MARK.match(text):
         kind = Kind.END
-    elif index == 0 and (text.startswith(("——", "#")) or (title and title in text)):
-        kind = Kind.TITLE
-    elif index == 1 and len(text) <= 80 and _BYLINE_DATE.search(text):
+    elif opens_body and len(text) <= 80 and _BYLINE_DATE.search(text) and not text.endswith(_SENTENCE_FINAL):
         kind = Kind.BYLINE
     elif md:
         kind, level = Kind.HEADING, len(md.group(1))
@@ -138,11 +170,27 @@ def _classify(paragraph: Paragraph, index: int, title: str) -> Paragraph:
         kind, level = Kind.HEADING, 2
     elif _TABLE_ROW.search(text):
         kind = Kind.TABLE
-    return Paragraph(paragraph.number, paragraph.start, paragraph.end, text, kind, level)
+    return kind, level
+
+
+def _is_title(paragraphs: list[Paragraph], text: str, title: str) -> bool:
+    """The first paragraph is the title line: it reads as a title and states ``title`` (any title
+    when none is given), or is set apart as one (``——Title``, ``# Title``)."""
+    if len(paragraphs) < 2 or not reads_as_title(paragraphs[0].text, _blank_between(text, *paragraphs[:2])):
+        return False
+    first = paragraphs[0].text
+    if first.startswith(("——", "#")) or not title:
+        return True
+    stated = first.lstrip("#").strip().strip("—-").strip()
+    return title in first or (bool(stated) and stated in title)
 
 
 def classify_paragraphs(text: str, title: str = "") -> list[Paragraph]:
-    return [_classify(p, i, title) for i, p in enumerate(split_paragraphs(text))]
+    paragraphs = split_paragraphs(text)
+    titled = _is_title(paragraphs, text, title)
+    body = paragraphs[1:] if titled else paragraphs
+    found = [_classify(paragraphs[0], Kind.TITLE, 0)] if titled else []
+    return found + [_classify(p, *_kind(p, opens_body=i == 0)) for i, p in enumerate(body)]
 
 
 def _heading_label(paragraph: Paragraph) -> str:
@@ -324,7 +372,7 @@ def _pack(units: list[_Unit], size: int, overlap: int) -> list[_Unit]:
 def chunk_document(doc_id: str, text: str, title: str = "", size: int = 220, overlap: int = 0) -> list[Chunk]:
     """Chunks of one document, in document order, with unique stable ids."""
     paragraphs = classify_paragraphs(text, title)
-    title = title or (paragraphs[0].text if paragraphs else doc_id)
+    title = title or title_line(text) or doc_id
     chunks: list[Chunk] = []
     seen: dict[str, int] = {}
     for block in sections(paragraphs, title):

@@ -94,6 +94,12 @@ def _parser() -> argparse.ArgumentParser:
         "cmrc-train); its corpus is indexed under var/public/NAME",
     )
     ev.add_argument("--public-dir", type=Path, metavar="DIR", help="the public sets (default ../shared/eval/public)")
+    ev.add_argument(
+        "--title-line",
+        choices=("with", "without", "both"),
+        default="with",
+        help="public sets: documents opening with their title line, as bare text, or both (default with)",
+    )
     ev.add_argument("--k", type=int, default=5, metavar="N")
     ev.add_argument("--json", action="store_true")
     ev.add_argument("--compare", action="store_true", help="every bundled embedder × dense/lexical/hybrid")

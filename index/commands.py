@@ -316,16 +316,19 @@ def _eval_public(args: argparse.Namespace, settings: IndexSettings) -> int:
     from index.evaluation import public_table
 
     folder = args.public_dir or public.public_dir()
+    layouts = {"with": [True], "without": [False], "both": [True, False]}[args.title_line]
     rows, results = [], {}
     for name in args.public:
-        try:
-            found = public.named_set(name, folder)
-        except (ValueError, FileNotFoundError) as error:
-            raise UsageError(str(error)) from None
-        engine = Engine(indexed(found, Path("var/public") / name, settings))
-        metrics = ask_public(engine, found.questions, found.english_answers)
-        results[name] = {lang: m.model_dump() for lang, m in metrics.items()}
-        rows += [(name, lang, m) for lang, m in metrics.items()]
+        for title_line in layouts:
+            try:
+                found = public.named_set(name, folder, title_line)
+            except (ValueError, FileNotFoundError) as error:
+                raise UsageError(str(error)) from None
+            label = name if title_line else f"{name} (no title line)"
+            engine = Engine(indexed(found, Path("var/public") / (name if title_line else f"{name}-bare"), settings))
+            metrics = ask_public(engine, found.questions, found.english_answers)
+            results[label] = {lang: m.model_dump() for lang, m in metrics.items()}
+            rows += [(label, lang, m) for lang, m in metrics.items()]
     if args.json:
         print(json.dumps(results, ensure_ascii=False))
     else:

@@ -2,7 +2,7 @@
 
 The documents are read, never rewritten: citation offsets point into the original text.
 A sidecar ``<name>.meta.toml`` beside ``<name>.txt`` gives doc_id, title, author, date and
-language; without one, defaults come from the file name and the first line.
+language; without one, defaults come from the file name and the first line (when it reads as a title).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from pathlib import Path
 import tomllib
 from pydantic import BaseModel, ValidationError
 
+from index.chunking import title_line
 from index.errors import CorpusError
 
 DOCUMENT_SUFFIXES = (".md", ".txt")
@@ -55,18 +56,12 @@ def guess_language(text: str) -> str:
     return "zh" if cjk >= latin / 4 else "en"
 
 
-def _first_line_title(text: str, fallback: str) -> str:
-    for line in text.splitlines():
-        title = line.strip().lstrip("#").strip().strip("—-").strip()
-        if title:
-            return title[:200]
-    return fallback
-
-
 def default_meta(path: Path, text: str) -> DocumentMeta:
+    """Metadata without a sidecar: the title from the first line only when it reads as one
+    (chunking.title_line), else from the file name; the text is then all body."""
     return DocumentMeta(
         doc_id=slugify(path.stem),
-        title=_first_line_title(text, path.stem),
+        title=title_line(text) or path.stem,
         language=guess_language(text),
     )
 

@@ -107,9 +107,11 @@ def document_name(title: str) -> str:
     return f"{slug}.txt"
 
 
-def document_text(title: str, paragraphs: Iterable[str]) -> str:
-    """An article as a corpus document: its title line, then its paragraphs, a blank line apart."""
-    return title + "\n\n" + "\n\n".join(p.strip() for p in paragraphs) + "\n"
+def document_text(title: str, paragraphs: Iterable[str], title_line: bool = True) -> str:
+    """An article as a corpus document: its title line (unless ``title_line`` is False: bare text, as
+    a pasted text or a transcript is), then its paragraphs, a blank line apart."""
+    body = "\n\n".join(p.strip() for p in paragraphs) + "\n"
+    return f"{title}\n\n{body}" if title_line else body
 
 
 def protocol_set(
@@ -119,17 +121,19 @@ def protocol_set(
     leave_out: int | None = -1,
     off_topic: Sequence[Article] = (),
     languages: Sequence[str] = ("zh", "en"),
+    title_line: bool = True,
 ) -> PublicSet:
     """The corpus and questions of the protocol. ``leave_out``: the paragraph of every article kept
     out of the corpus (-1 the last, as the checks do; None keeps all; a single-paragraph article keeps
     its paragraph). ``english``: question id → English question (XQuAD), asked beside the Chinese one.
-    ``off_topic``: articles not in the corpus whose questions are asked too (they should be declined)."""
+    ``off_topic``: articles not in the corpus whose questions are asked too (they should be declined).
+    ``title_line``: whether each document opens with its title line."""
     result = PublicSet(name)
     for article in articles:
         count = len(article.paragraphs)
         left = None if leave_out is None or count < 2 else leave_out % count
         kept = [p for i, p in enumerate(article.paragraphs) if i != left]
-        result.documents[document_name(article.title)] = document_text(article.title, kept)
+        result.documents[document_name(article.title)] = document_text(article.title, kept, title_line)
         for i, qas in enumerate(article.questions):
             kind: Kind = "near" if i == left else "in"
             result.questions += _asked(article.title, qas, kind, english, languages)
@@ -175,10 +179,11 @@ CMRC_GROUP = 60  # CMRC articles are one paragraph each: a corpus of this many, 
 PUBLIC_SETS = ("xquad-heldout", "xquad-train", "xquad-dev", "cmrc-heldout", "cmrc-train")
 
 
-def named_set(name: str, folder: Path | None = None) -> PublicSet:
+def named_set(name: str, folder: Path | None = None, title_line: bool = True) -> PublicSet:
     """``xquad-heldout`` (the 12 articles training never sees), ``xquad-train``, ``xquad-dev`` (all 36);
     ``cmrc-heldout`` / ``cmrc-train``: CMRC articles in corpora of CMRC_GROUP, the first group of
-    each split, with the next group's questions as off-topic ones."""
+    each split, with the next group's questions as off-topic ones. ``title_line``: False writes every
+    document as bare text (its name stays the title's)."""
     folder = folder or public_dir()
     if name not in PUBLIC_SETS:
         raise ValueError(f"unknown public set {name!r}; one of: {', '.join(PUBLIC_SETS)}")
@@ -188,11 +193,13 @@ def named_set(name: str, folder: Path | None = None) -> PublicSet:
     if name.startswith("xquad"):
         part = {"xquad-heldout": "heldout", "xquad-train": "train", "xquad-dev": "all"}[name]
         articles = split(load_squad(folder / XQUAD_ZH), part)  # type: ignore[arg-type]
-        found = protocol_set(name, articles, questions_by_id(folder / XQUAD_EN))
+        found = protocol_set(name, articles, questions_by_id(folder / XQUAD_EN), title_line=title_line)
         found.english_answers = english_answers_by_id(folder / XQUAD_EN)
         return found
     articles = split(cmrc_articles(folder), "heldout" if name == "cmrc-heldout" else "train")
-    return protocol_set(name, articles[:CMRC_GROUP], off_topic=articles[CMRC_GROUP : 2 * CMRC_GROUP])
+    return protocol_set(
+        name, articles[:CMRC_GROUP], off_topic=articles[CMRC_GROUP : 2 * CMRC_GROUP], title_line=title_line
+    )
 
 
 def cmrc_articles(folder: Path) -> list[Article]:

@@ -13,11 +13,14 @@ import pytest
 from index.chunking import (
     SECTION_SEPARATOR,
     Chunk,
+    Kind,
     chunk_document,
     chunk_id_for,
+    classify_paragraphs,
     passage_text,
     sentence_spans,
     split_paragraphs,
+    title_line,
 )
 from tests.index.support import ARTICLE, TITLE, line_spans
 
@@ -223,6 +226,43 @@ def test_chunks_stay_near_the_target_size(body: str) -> None:
     text = "标题\n\n" + body + "\n"
     chunks = chunk_document("long", text, size=200)
     assert max(len(c.text) for c in chunks) <= 2 * 200
+
+
+BARE = (
+    "华沙是波兰的首都和最大城市，位于维斯瓦河畔。\n\n"
+    "华沙有一百七十万人口，是欧盟第九大城市。\n\n"
+    "华沙的历史可以追溯到十四世纪。\n"
+)
+
+
+@pytest.mark.parametrize("title", ["", "华沙", "华沙是波兰的首都和最大城市"], ids=["none", "sidecar", "in-text"])
+def test_a_text_without_a_title_line_is_all_body(title: str) -> None:
+    chunks = chunk_document("warsaw", BARE, title, size=40)
+    assert [p for c in chunks for p in c.paragraphs] == [1, 2, 3]
+    assert {c.section for c in chunks} == {title or "warsaw"}
+    assert chunks[0].text == "华沙是波兰的首都和最大城市，位于维斯瓦河畔。"
+    assert all(p.kind is Kind.BODY for p in classify_paragraphs(BARE, title))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["华沙\n\n" + BARE, "——华沙\n\n" + BARE, "# 华沙\n\n" + BARE, "# 华沙\n" + BARE],
+    ids=["plain", "dashes", "markdown", "markdown-no-blank"],
+)
+def test_a_title_line_is_the_title(text: str) -> None:
+    kinds = [p.kind for p in classify_paragraphs(text, "华沙")]
+    assert kinds == [Kind.TITLE, Kind.BODY, Kind.BODY, Kind.BODY]
+    assert title_line(text) == "华沙"
+    assert chunk_document("warsaw", text, "华沙", size=40)[1].text.startswith("华沙是波兰的首都")
+
+
+def test_a_byline_opens_the_body_with_or_without_a_title_line() -> None:
+    byline = "Kate | 2026年5月20日\n\n"
+    for text, first in ((f"标题\n\n{byline}{BARE}", 1), (byline + BARE, 0)):
+        kinds = [p.kind for p in classify_paragraphs(text, "标题")]
+        assert kinds[first] is Kind.BYLINE and kinds[first + 1 :] == [Kind.BODY] * 3
+    dated = "2024年5月，华沙举办了一场展览。\n\n" + BARE  # a sentence with a date is body
+    assert classify_paragraphs(dated)[0].kind is Kind.BODY
 
 
 def test_markdown_headings_make_sections() -> None:

@@ -53,6 +53,23 @@ def test_defaults_without_a_sidecar(tmp_path: Path) -> None:
     assert travel.path == "sub/Travel Log.txt"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Warsaw is the capital and largest city of Poland.\n\nIt stands on the Vistula River.\n",  # a sentence
+        "华沙是波兰的首都和最大城市。\n\n它有一百七十万人口。\n",  # a Chinese sentence
+        "Warsaw\nWarsaw is the capital of Poland.\n",  # no blank line after it
+        ("A first line that goes on and on without a stop " * 3) + "\n\nSecond paragraph.\n",  # too long
+        "Only one line, a title perhaps\n",  # nothing else: the line is the body
+    ],
+    ids=["sentence", "zh-sentence", "no-blank-line", "long", "single-line"],
+)
+def test_a_first_line_that_does_not_read_as_a_title_stays_body(tmp_path: Path, text: str) -> None:
+    _write(tmp_path, "Pasted_Text.txt", text)
+    [doc] = load_corpus(tmp_path)
+    assert doc.meta.title == "Pasted_Text"
+
+
 def test_sidecar_overrides_only_what_it_sets(tmp_path: Path) -> None:
     _write(tmp_path, "essay.md", "# Original title\n\nBody text.\n")
     _write(tmp_path, "essay.meta.toml", 'author = "Ann"\ndoc_id = "my-essay"\n')

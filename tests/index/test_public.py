@@ -48,6 +48,16 @@ def test_the_last_paragraph_is_left_out_and_its_questions_are_near_topic(tmp_pat
     assert [q.gold for q in found.questions if q.id == "0-0-en"] == [("甲00",)]
 
 
+def test_documents_as_bare_text_lose_only_their_title_line(tmp_path: Path) -> None:
+    articles = public.load_squad(squad(tmp_path / "zh.json"))
+    titled = public.protocol_set("t", articles).documents
+    bare = public.protocol_set("t", articles, title_line=False).documents
+    assert bare.keys() == titled.keys()
+    for article in articles:
+        name = public.document_name(article.title)
+        assert bare[name].startswith("第") and titled[name] == f"{article.title}\n\n{bare[name]}"
+
+
 def test_nothing_left_out_and_off_topic_questions(tmp_path: Path) -> None:
     articles = public.load_squad(squad(tmp_path / "zh.json"))
     found = public.protocol_set("t", articles[:1], leave_out=None, off_topic=articles[1:])
