@@ -57,6 +57,10 @@ class Metrics(BaseModel):
     # question's answer holding a fact), and of the wrong ones (no fact, or a question to decline)
     hedged_right: float | None = None
     hedged_wrong: float | None = None
+    # the most one question can move each rate (1/n of a rate over n questions; for citation
+    # precision the most citations one answer has, over all citations): how far apart two machines
+    # that differ in one decision read
+    steps: dict[str, float] = Field(default_factory=dict)
 
 
 class Failure(BaseModel):
@@ -124,15 +128,27 @@ def _metrics(pairs: list[tuple[EvalQuestion, AskResult]], chunk_text: Callable[[
             sum(1 for q, c in cited if _relevant(chunk_text(c.chunk_id), q.gold)) / len(cited) if cited else 0.0
         )
         metrics.false_abstention = sum(1 for _, r in answerable if r.abstained) / n
+        for name in ("hit_at_1", "recall_at_3", "recall_at_5", "mrr", "fact_rate", "false_abstention"):
+            metrics.steps[name] = 1 / n
+        if cited:
+            metrics.steps["citation_precision"] = max(len(r.citations) for _, r in answerable) / len(cited)
     _english_line_metrics(metrics, answerable)
     right = [r.hedged for q, r in answerable if not r.abstained and _holds_fact(q, r)]
     wrong = [r.hedged for q, r in pairs if not r.abstained and (q.type != "in" or not _holds_fact(q, r))]
     metrics.hedged_right, metrics.hedged_wrong = _share(right), _share(wrong)
+    _step(metrics, "hedged_right", len(right))
+    _step(metrics, "hedged_wrong", len(wrong))
     for kind, field in (("out", "abstention_out"), ("hard_out", "abstention_hard_out")):
         group = [r for q, r in pairs if q.type == kind]
         if group:
             setattr(metrics, field, sum(1 for r in group if r.abstained) / len(group))
+            _step(metrics, field, len(group))
     return metrics
+
+
+def _step(metrics: Metrics, name: str, n: int) -> None:
+    if n:
+        metrics.steps[name] = 1 / n
 
 
 def _holds_fact(question: EvalQuestion, result: AskResult) -> bool:
@@ -179,6 +195,7 @@ def _english_line_metrics(metrics: Metrics, answerable: list[tuple[EvalQuestion,
     if answered:
         lines = [opening_line(r.answer) for _, r in answered]
         metrics.english_line_cjk = sum(1 for line in lines if not is_english_line(line)) / len(lines)
+        _step(metrics, "english_line_cjk", len(lines))
         metrics.magnitude_errors = sum(
             1 for (_, r), line in zip(answered, lines, strict=True)
             if unsupported_quantities(_QUOTED.sub("", re.sub(r"\[\d+\]", "", line)), _cited_texts(r))
@@ -188,11 +205,13 @@ def _english_line_metrics(metrics: Metrics, answerable: list[tuple[EvalQuestion,
         metrics.english_line = sum(
             1 for q, r in with_facts if not r.abstained and holds_english_fact(opening_line(r.answer), q.facts_en)
         ) / len(with_facts)
+        _step(metrics, "english_line", len(with_facts))
         right = [(q, r) for q, r in with_facts if any(f in c.quote for c in r.citations for f in q.facts)]
         if right:
             metrics.english_rendering = sum(
                 1 for q, r in right if holds_english_fact(opening_line(r.answer), q.facts_en)
             ) / len(right)
+            _step(metrics, "english_rendering", len(right))
 
 
 def _first_relevant(question: EvalQuestion, result: AskResult) -> int | None:
@@ -276,6 +295,10 @@ class PublicMetrics(BaseModel):
     # (an answerable question's answer without it, or a question to decline)
     hedged_right: float | None = None
     hedged_wrong: float | None = None
+    # the most one question can move each rate (1/n of a rate over n questions; for citation
+    # precision the most citations one answer has, over all citations): how far apart two machines
+    # that differ in one decision read
+    steps: dict[str, float] = Field(default_factory=dict)
 
 
 def squeezed(text: str) -> str:
