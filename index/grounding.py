@@ -1,8 +1,10 @@
 """Is a generated answer grounded in the passages it cites? Checked before it is shown (issue #23).
 
 What a small model gets wrong is checked one way each:
-- every number, with its magnitude and unit (index/numbers.py), must occur in a cited passage:
-  "320 billion" for 320 亿 and "100,000" for 100 万 are refused;
+- every number, with its magnitude, unit and bound (index/numbers.py, index/bounds.py), must occur
+  in a cited passage: "320 billion" for 320 亿, "100,000" for 100 万 and "at least 75.6%" for
+  最高 75.6% are refused, "up to 75.6% at best" and "about US$60 billion" are not; and it must not
+  stand beside the label of another of the passage's numbers (input and output prices swapped);
 - every name — a Latin-script one (a capitalised word inside a sentence, a word with digits or
   inner capitals, an acronym) or a Chinese proper noun — must occur in a cited passage, or in the
   lexicon's English for one of its words (马斯克 → Elon Musk): "Python and JavaScript" is refused;
@@ -21,8 +23,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from index.bounds import Mention, matches, mentions
 from index.crosslingual import stem, tech_term_keys
-from index.numbers import MONTHS, quantities, same_quantity
+from index.numbers import MONTHS, Quantity, identifiers
 from index.stopwords import EN_STOPWORDS
 from index.tokenizer import tokenize
 
@@ -32,6 +35,7 @@ _MARKER = re.compile(r"\[(\d+)\]")
 _SENTENCE_END = re.compile(r"[.!?](?:\s*\[\d+\])*(?=\s|$)|[。！？](?:\s*\[\d+\])*|\n+")
 _SOURCE_SENTENCE = re.compile(r"(?<=[。！？!?；;\n])|(?<=\.)\s")
 _HAN = re.compile(r"[\u3400-\u9fff]+")
+_NEGATED = re.compile(r"n?['’]t\b")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:\.[A-Za-z0-9]+)*")  # K2.5, v3.1; "H100-class" is two, "Cursor's" one
 # What an answer says about answering, not about the subject: "the article says", "according to".
 _FRAME = frozenset(
@@ -50,6 +54,7 @@ _FRAME = frozenset(
         "writes",
         "wrote",
         "written",
+        "dated",
         "mentions",
         "mentioned",
         "mention",
@@ -70,7 +75,7 @@ _FRAME = frozenset(
     ]
 )
 _CALENDAR = frozenset(m.lower() for m in MONTHS) | frozenset(m[:3].lower() for m in MONTHS)
-_ARTICLE_NUMERALS = frozenset("一两")
+_ARTICLE_NUMERALS = frozenset("一")
 _CJK_NAME_TAGS = ("nr", "ns", "nt", "nz")  # jieba: person, place, organisation, other proper noun
 
 
@@ -155,7 +160,10 @@ class Grounding:
         """The Latin-script names of an English text and the CJK proper nouns of any text."""
         found: list[str] = []
         for sentence in sentences(_plain(text)):
+            taken = _quantity_spans(sentence)
             for position, match in enumerate(_WORD.finditer(sentence)):
+                if any(a <= match.start() < b for a, b in taken):
+                    continue  # USD 15, 1M: part of a quantity
                 word = match.group()
                 lower = word.lower()
                 if lower in _CALENDAR or word in ("I", "US", "CN"):
@@ -168,11 +176,17 @@ class Grounding:
                 if mixed or (capital and not (position == 0 and common)):
                     found.append(word)
         found += [w for w in _cjk_proper_nouns(text)]
+        # every part with digits of a code or name: kimi-k2p5-rl-0713 is not kimi-k2p5-rl-0317
+        found += [p for i in identifiers(_plain(text)) for p in re.split(r"[-_/]", i) if re.search(r"\d", p)]
         return list(dict.fromkeys(found))
 
     def name_supported(self, name: str, sources: Sequence[str]) -> bool:
         lower = name.lower()
-        if any(lower in source.lower() for source in sources):
+        forms = (lower, lower[:-1]) if lower.endswith("s") and len(lower) > 2 else (lower,)  # H100s
+        if re.search(r"\d", name):  # K2 is not K2.5: a name with digits is matched whole
+            written = re.compile("|".join(rf"(?<![\w.]){re.escape(f)}(?![\w]|\.\d)" for f in forms))
+            return any(written.search(_spaced(source)) for source in sources)
+        if any(form in _spaced(source) for source in sources for form in forms):
             return True
         if _HAN.search(name):
             return False
@@ -181,13 +195,14 @@ class Grounding:
     # -- sentences ----------------------------------------------------------------------------
     def content_words(self, sentence: str) -> list[str]:
         """A sentence's words that say something: no stopwords, no framing ("the article says"),
-        no numbers (checked as quantities)."""
+        no numbers or their bounds ("up to", "at best": checked as quantities)."""
         plain = _plain(sentence)
-        spans = [(q.start, q.end) for q in quantities(plain)]
+        for start, end in _quantity_spans(plain):
+            plain = plain[:start] + " " * (end - start) + plain[end:]
         words = []
         for match in _WORD.finditer(plain):
-            if any(s <= match.start() < e for s, e in spans):
-                continue
+            if _NEGATED.match(plain, match.end()):
+                continue  # isn't, don't: an auxiliary
             lower = match.group().lower()
             if lower not in EN_STOPWORDS and lower not in _FRAME and len(lower) > 1 and lower != "s":
                 words.append(match.group())
@@ -203,53 +218,52 @@ class Grounding:
         key = stem(lower)
         if any(chinese in source for chinese in self.glossary.get(key, ())):
             return True
-        return key in {stem(w) for w in self.glossed_words(source)}
+        return key in {stem(w) for w in self.glossed_words(source)} | {stem(w.lower()) for w in _WORD.findall(source)}
 
     def support(self, sentence: str, sources: Sequence[str]) -> float:
         """The largest share of the sentence's content words and quantities (not a name's version
-        number) one source sentence holds."""
+        number) one source sentence, or up to three in a row, holds."""
         words = self.content_words(sentence)
-        stated = [q for q, _ in self.number_words(sentence)]
+        stated = _numbers(_plain(sentence), sources)
         if not words and not stated:
             return 1.0
         best = 0.0
         for source in sources:
-            # one sentence, or two in a row: an answer sentence may join what two of them say
+            # up to three sentences in a row: an answer sentence may join what they say
             own = source_sentences(source)
-            for candidate in own + [a + b for a, b in itertools.pairwise(own)]:
+            windows = own + [a + b for a, b in itertools.pairwise(own)]
+            windows += ["".join(own[i : i + 3]) for i in range(len(own) - 2)]
+            for candidate in windows:
                 held = sum(1 for w in words if self.word_in(w, candidate))
-                known = quantities(candidate)
-                held += sum(1 for q in stated if any(same_quantity(q, k) for k in known))  # type: ignore[arg-type]
+                known = _numbers(candidate)
+                held += sum(1 for m in stated if matches(m, known))
                 best = max(best, held / (len(words) + len(stated)))
         return best
 
-    def number_words(self, sentence: str) -> list[tuple[object, str]]:
-        """Each quantity of an English sentence with the word it quantifies or describes: the
-        first content word after it ("25 times larger", "1 million GPUs"), else the last before."""
-        plain = _plain(sentence)
-        tokens = [(m.start(), m.group()) for m in _WORD.finditer(plain)]
-        pairs = []
-        for q in quantities(plain):
-            named = [w for at, w in tokens if at < q.start and plain[at + len(w) : q.start].strip() == ""]
-            if q.kind == "number" and not q.scaled and named and named[-1][:1].isupper():
-                continue  # a version: Composer 2.5, Opus 4.7 (checked as numbers and names)
-            after = [w for at, w in tokens if at >= q.end and not _stop(w)][:1]
-            near = [at for at, w in tokens if at >= q.end][:NEIGHBOUR_WORDS]
-            if after and near and any(at >= q.end for at in near) and after[0] in [w for at, w in tokens if at in near]:
-                pairs.append((q, after[0]))
-                continue
-            before = [w for at, w in tokens if at < q.start and not _stop(w)][-1:]
-            if before:
-                pairs.append((q, before[0]))
-        return pairs
+    def misplaced(self, sentence: str, sources: Sequence[str]) -> list[str]:
+        """The quantities of ``sentence`` said of another number's thing: written beside the label of
+        another number and not beside their own ("input $2.50" when the source has 输入 15 美元、输出
+        2.50 美元; 70.2% on SWE-bench Multilingual when 70.2% is Verified's)."""
+        known = [n for source in sources for n in _source_numbers(source)]
+        wrong = []
+        for clause in _CLAUSE_BREAK.split(_plain(sentence)):
+            words = self.content_words(clause) or self.content_words(sentence)  # "…, up to 75.6%": the sentence's
+            for m in _numbers(clause, sources):
+                if not words or m.quantity.per or re.search(r"\bper\s*$", clause[: m.quantity.start]):
+                    continue  # nothing to place it by, or the unit of a rate (per 1M)
+                said = {id(k) for k in matches(m, [n.mention for n in known])}
+                own = [n for n in known if id(n.mention) in said]
+                others = [n for n in known if id(n.mention) not in said and _comparable_kind(m, n.mention)]
+                if not own:
+                    continue  # not stated at all: the number check says so
+                if any(self._says(words, n.label) for n in own if n.label):
+                    continue
+                if any(self._says(words, n.label) for n in others if n.label):
+                    wrong.append(m.quantity.text)
+        return wrong
 
-    def number_supported(self, q: object, word: str, sources: Sequence[str]) -> bool:
-        """A source sentence states the quantity and holds its word."""
-        for source in sources:
-            for candidate in source_sentences(source):
-                if any(same_quantity(q, k) for k in quantities(candidate)) and self.word_in(word, candidate):  # type: ignore[arg-type]
-                    return True
-        return False
+    def _says(self, words: Sequence[str], label: str) -> bool:
+        return any(self.word_in(w, label) for w in words)
 
     # -- the whole check ---------------------------------------------------------------------
     def problems(self, answer: str, cited: Mapping[int, str]) -> list[Problem]:
@@ -258,12 +272,12 @@ class Grounding:
         everything = list(cited.values())
         found: list[Problem] = []
         plain = _plain(answer)
-        known = [q for text in everything for q in quantities(text)]
-        for q in quantities(plain):
-            if q.text in _ARTICLE_NUMERALS:
+        known = [k for text in everything for k in _numbers(text)]
+        for m in _numbers(plain, everything):
+            if m.quantity.text in _ARTICLE_NUMERALS:
                 continue  # 一个比喻 is "a metaphor": no number to check
-            if not any(same_quantity(q, k) for k in known):
-                found.append(Problem("number", q.text))
+            if not matches(m, known):
+                found.append(Problem("number", m.quantity.text))
         for name in self.names(answer):
             if not self.name_supported(name, everything):
                 found.append(Problem("name", name))
@@ -272,9 +286,7 @@ class Grounding:
             if self.support(sentence, own) < MIN_SUPPORT:
                 found.append(Problem("sentence", _plain(sentence).strip()[:80]))
                 continue
-            for q, word in self.number_words(sentence):
-                if not self.number_supported(q, word, everything):
-                    found.append(Problem("number", f"{q.text} {word}"))  # type: ignore[attr-defined]
+            found += [Problem("number", f"{text} (said of something else)") for text in self.misplaced(sentence, own)]
         return found
 
     def first_problem(self, answer: str, cited: Mapping[int, str]) -> str | None:
@@ -297,7 +309,73 @@ class Grounding:
 
 def _stop(word: str) -> bool:
     lower = word.lower()
-    return lower in EN_STOPWORDS or lower in _FRAME or len(lower) < 2
+    return lower in EN_STOPWORDS or lower in _FRAME or lower == "per" or len(lower) < 2
+
+
+_CLAUSE_BREAK = re.compile(r"[,;:，；：、\n]|\s(?:and|while|whereas|but)\s|\s*[（(]")
+
+
+def _spaced(text: str) -> str:
+    """Lower case, runs of white space as one space: "Composer  2.5" is "composer 2.5"."""
+    return " ".join(text.lower().split())
+
+
+def _numbers(text: str, sources: Sequence[str] | None = None) -> list[Mention]:
+    """The quantities of ``text`` with their qualifiers, versions left out: in a source, a bare number
+    after a capitalised word (Composer 2.5); in an answer (``sources`` given), only such a name the
+    sources write ("Composer 3" is a number to check, "Because 3 layers" too)."""
+    found = []
+    for m in mentions(text):
+        if not m.qualifiers and is_version(text, m.quantity):
+            if sources is None:
+                continue
+            name = re.search(r"[A-Za-z][A-Za-z0-9]*\s*$", text[: m.quantity.start]).group().strip()  # type: ignore[union-attr]
+            written = re.compile(rf"\b{re.escape(name.lower())} {re.escape(m.quantity.text)}(?![\d.]\d)")
+            if any(written.search(_spaced(source)) for source in sources):
+                continue
+        found.append(m)
+    return found
+
+
+def _quantity_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text``'s quantities and the words of their bounds are."""
+    return [span for m in mentions(text) for span in ((m.quantity.start, m.quantity.end), *m.spans)]
+
+
+def _comparable_kind(a: Mention, b: Mention) -> bool:
+    return a.quantity.kind == b.quantity.kind or "number" in (a.quantity.kind, b.quantity.kind)
+
+
+@dataclass(frozen=True)
+class _SourceNumber:
+    mention: Mention
+    label: str  # the last word before it in its clause ("" if none)
+
+
+def _source_numbers(source: str) -> list[_SourceNumber]:
+    """Each number of ``source`` with its label: the last word before it in its clause (a line cut
+    at clause punctuation; a table row's cells are one clause, so its label is the row's name); a
+    number with no word before it (最高 75.6% in brackets) takes the label of the one before."""
+    found = []
+    for line in source.split("\n"):
+        label = ""
+        for clause in _CLAUSE_BREAK.split(line):
+            masked = clause
+            for a, b in _quantity_spans(clause):
+                masked = masked[:a] + " " * (b - a) + masked[b:]
+            for m in _numbers(clause):
+                if m.quantity.per:
+                    continue
+                words = re.findall(r"[A-Za-z][A-Za-z0-9.]*|[\u3400-\u9fff]+", masked[: m.quantity.start])
+                label = next((w[-4:] if _HAN.fullmatch(w) else w for w in reversed(words) if not _stop(w)), label)
+                found.append(_SourceNumber(m, label))
+    return found
+
+
+def is_version(text: str, q: Quantity) -> bool:
+    """A bare number right after a capitalised word is part of a name: Composer 2.5, Opus 4.7."""
+    before = re.search(r"([A-Za-z][A-Za-z0-9]*)\s*$", text[: q.start])
+    return q.kind == "number" and not q.scaled and bool(before) and before.group(1)[:1].isupper()  # type: ignore[union-attr]
 
 
 def _cjk_proper_nouns(text: str) -> list[str]:

@@ -35,12 +35,19 @@ _MAGNITUDES = {
     "万亿": 10**12, "千亿": 10**11, "百亿": 10**10, "亿": 10**8, "千万": 10**7, "百万": 10**6, "十万": 10**5,
     "万": 10**4, "千": 10**3, "百": 100,
     "trillion": 10**12, "billion": 10**9, "bn": 10**9, "b": 10**9, "million": 10**6, "m": 10**6,
-    "thousand": 10**3, "k": 10**3,
+    "thousand": 10**3, "hundred": 100, "k": 10**3,
 }  # fmt: skip
+_EN_UNITS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+_EN_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+            "ninety": 90}  # fmt: skip
 _EN_WORDS = {
-    "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
-    "eleven": 11, "twelve": 12, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "hundred": 100,
+    **{k: v for k, v in _EN_UNITS.items() if k != "one"}, **_EN_TENS,
+    "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+    "seventeen": 17, "eighteen": 18, "nineteen": 19, "hundred": 100,
 }  # fmt: skip
+# forty-two, ninety nine; two and a half
+_EN_WORDS |= {f"{t}{sep}{u}": tv + uv for t, tv in _EN_TENS.items() for u, uv in _EN_UNITS.items() for sep in "- "}
+_EN_HALVES = {f"{w} and a half": Decimal(v) + Decimal("0.5") for w, v in {**_EN_WORDS, "one": 1}.items() if v < 100}
 # "one" is left out on its own: "one of the co-founders", "the one that…" count nothing
 _CURRENCY_BEFORE = {"us$": "USD", "usd": "USD", "$": "USD", "cn¥": "CNY", "rmb": "CNY", "¥": "CNY", "￥": "CNY"}
 _CURRENCY_AFTER = {"美元": "USD", "美金": "USD", "元": "CNY", "人民币": "CNY", "块": "CNY", "dollars": "USD",
@@ -54,14 +61,14 @@ ORDINAL_NOUNS = {"行": "line", "页": "page", "章": "chapter", "节": "section
 _MEASURE = "个件点条项种步层家位名类次轮倍年月日天周岁人款句段章节部份张台块"
 
 _DIGITS = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
-_ZH_NUMERAL = r"[零〇一二两三四五六七八九十百千]+"
+_ZH_NUMERAL = r"[零〇一二两三四五六七八九十百千]+(?:点[零〇一二三四五六七八九]+)?"  # 六十三点二 is 63.2
 _MAG_ZH = "万亿|千亿|百亿|亿|千万|百万|十万|万|千"  # 百 after digits is rare and ambiguous (100 百?)
 _MAG_EN = r"trillion|billion|million|thousand|bn|[bBmMkK](?![A-Za-z])"
 _UNIT = (
     r"美元|美金|人民币|元|块|倍|%|％|×|x(?![A-Za-z])|times\b|-?fold\b|percent\b|per cent\b"
     r"|dollars?\b|USD\b|yuan\b|RMB\b"
 )
-_EN_NUMBER_WORD = "|".join(sorted(_EN_WORDS, key=len, reverse=True))
+_EN_NUMBER_WORD = "|".join(sorted([*_EN_WORDS, *_EN_HALVES], key=len, reverse=True))
 _MONTH_NAMES = "|".join(sorted(_MONTH_OF, key=len, reverse=True))
 
 _DATE = re.compile(
@@ -71,7 +78,8 @@ _DATE = re.compile(
     rf"|\b(?P<em>{_MONTH_NAMES})\.?\s+(?P<ed>\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(?P<ey>\d{{4}})\b)?"
     rf"|\b(?P<ed2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<em2>{_MONTH_NAMES})\b\.?(?:,?\s+(?P<ey2>\d{{4}})\b)?"
     rf"|\b(?P<em3>{_MONTH_NAMES})\b\.?,?\s+(?P<ey3>\d{{4}})\b"
-    r"|\b(?P<iy>\d{4})-(?P<im>\d{2})-(?P<id>\d{2})\b",
+    r"|\b(?P<iy>\d{4})-(?P<im>\d{2})-(?P<id>\d{2})\b"
+    r"|\b(?P<sy>\d{4})/(?P<sm>\d{1,2})/(?P<sd>\d{1,2})\b|\b(?P<um>\d{1,2})/(?P<ud>\d{1,2})/(?P<uy>\d{4})\b",
     re.IGNORECASE,
 )
 _PERCENT_ZH = re.compile(r"百分之(?P<n>" + _ZH_NUMERAL + r"|" + _DIGITS + ")")
@@ -79,6 +87,17 @@ _FRACTION = re.compile(
     r"(?<![\d.,/])(?P<a>\d+)\s*/\s*(?P<b>\d+)(?!\d|\.\d|\s*/)"
     rf"|(?P<zb>{_ZH_NUMERAL})分之(?P<za>{_ZH_NUMERAL})"
 )
+# a tenth, one-fifth, two thirds, 一半: shares written in words
+_PARTS = {"half": 2, "third": 3, "quarter": 4, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+          "ninth": 9, "tenth": 10, "hundredth": 100, "thousandth": 1000}  # fmt: skip
+_FRACTION_WORDS = re.compile(
+    rf"(?<!and )\b(?P<n>a|one|{'|'.join(k for k, v in _EN_UNITS.items() if v > 1)})"
+    rf"[\s-]+(?P<part>{'|'.join(_PARTS)})s?\b"
+    r"|(?P<zh>一半|半数)",
+    re.IGNORECASE,
+)
+# per million (tokens): the unit of a rate, as 每百万 is
+_PER_MAGNITUDE_EN = re.compile(r"\bper\s+(?:a\s+|one\s+)?(?P<mag>trillion|billion|million|thousand|hundred)\b", re.I)
 _QUANTITY = re.compile(
     r"(?P<cur>US\$|CN¥|\$|¥|￥|\bUSD\s?|\bRMB\s?)?"
     rf"(?P<ord>第\s*)?(?P<num>{_DIGITS}|{_ZH_NUMERAL}|\b(?:{_EN_NUMBER_WORD}|one|a)\b)"
@@ -114,8 +133,19 @@ class Quantity:
     measure: str = ""  # an ordinal's measure word: 第 42 行 → 行
 
 
+def _zh_number(text: str) -> Decimal | None:
+    """A Chinese numeral with its decimals: 六十三点二 → 63.2."""
+    whole, _, decimals = text.partition("点")
+    value = _zh_numeral(whole)
+    if value is None or any(c not in _ZH_DIGITS for c in decimals):
+        return None
+    return Decimal(f"{value}.{''.join(str(_ZH_DIGITS[c]) for c in decimals)}") if decimals else Decimal(value)
+
+
 def _zh_numeral(text: str) -> int | None:
     """二十五 → 25, 一百 → 100, 三 → 3, 两千 → 2000; None for what is not a numeral."""
+    if not text:
+        return None
     if any(c not in _ZH_DIGITS and c not in _ZH_UNITS for c in text):
         return None
     if all(c in _ZH_DIGITS for c in text):  # 二〇二六, 三
@@ -151,19 +181,26 @@ def _name_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+def identifiers(text: str) -> list[str]:
+    """The words of ``text`` that mix letters and digits: names and codes (K2.5, H100, kimi-k2p5-0317)."""
+    return [text[a:b] for a, b in _name_spans(text)]
+
+
 def _inside(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
     return any(start < span[1] and span[0] < end for start, end in spans)
 
 
 def _date(match: re.Match[str]) -> Quantity:
     g = match.groupdict()
-    year = g["zy"] or g["zy3"] or g["ey"] or g["ey2"] or g["ey3"] or g["iy"]
-    month_text = g["zm"] or g["zm2"] or g["im"]
+    year = g["zy"] or g["zy3"] or g["ey"] or g["ey2"] or g["ey3"] or g["iy"] or g["sy"] or g["uy"]
+    month_text = g["zm"] or g["zm2"] or g["im"] or g["sm"] or g["um"]
+    day = g["zd"] or g["zd2"] or g["ed"] or g["ed2"] or g["id"] or g["sd"] or g["ud"]
+    if g["um"] and int(g["um"]) > 12:  # 27/3/2026: day first
+        month_text, day = g["ud"], g["um"]
     month = int(month_text) if month_text else None
     name = g["em"] or g["em2"] or g["em3"]
     if name:
         month = _MONTH_OF[name.lower().rstrip(".")]
-    day = g["zd"] or g["zd2"] or g["ed"] or g["ed2"] or g["id"]
     return Quantity(
         "date", None, match.start(), match.end(), match.group(), year=int(year) if year else None,
         month=month, day=int(day) if day else None,
@@ -178,18 +215,18 @@ def _number(match: re.Match[str], text: str) -> Quantity | None:
     g = match.groupdict()
     num, mag, unit = g["num"], (g["mag"] or ""), (g["unit"] or "").strip()
     chinese = bool(re.fullmatch(_ZH_NUMERAL, num))
-    word = num.lower() in _EN_WORDS or num.lower() in ("one", "a")
+    word = num.lower() in _EN_WORDS or num.lower() in _EN_HALVES or num.lower() in ("one", "a")
     if chinese:
-        value_int = _zh_numeral(num)
+        number = _zh_number(num)
         following = text[match.end() : match.end() + 1]
         counted = bool(mag or unit or g["ord"]) or (following and following in _MEASURE)
-        if value_int is None or not counted or num in ("千", "百", "十"):
+        if number is None or not counted or num in ("千", "百", "十"):
             return None
-        value, places = Decimal(value_int), 0
+        value, places = number, 0
     elif word:
         if num.lower() in ("one", "a") and not mag:
             return None  # "one of them", "a model": no quantity without a magnitude (a million)
-        value, places = Decimal(_EN_WORDS.get(num.lower(), 1)), 0
+        value, places = _EN_HALVES.get(num.lower(), Decimal(_EN_WORDS.get(num.lower(), 1))), 0
     else:
         parsed = _decimal(num)
         if parsed is None:
@@ -245,8 +282,8 @@ def quantities(text: str) -> list[Quantity]:
             add(q)
     for match in _PERCENT_ZH.finditer(text):
         n = match.group("n")
-        value = _zh_numeral(n) if re.fullmatch(_ZH_NUMERAL, n) else _decimal(n)
-        number = Decimal(value) if isinstance(value, int) else value[0] if value else None
+        parsed = _decimal(n)
+        number = _zh_number(n) if re.fullmatch(_ZH_NUMERAL, n) else parsed[0] if parsed else None
         if number is not None:
             add(Quantity("percent", number, match.start(), match.end(), match.group()))
     for match in _FRACTION.finditer(text):
@@ -256,13 +293,21 @@ def quantities(text: str) -> list[Quantity]:
             a, b = _zh_numeral(match.group("za")) or 0, _zh_numeral(match.group("zb")) or 0
         if b and a < b:  # 1/10; 24/7 and 2/2 are no share
             add(Quantity("fraction", Decimal(a) * 100 / Decimal(b), match.start(), match.end(), match.group()))
+    for match in _FRACTION_WORDS.finditer(text):
+        if match.group("zh"):
+            share = Decimal(50)
+        else:
+            count = 1 if match.group("n").lower() in ("a", "one") else _EN_UNITS[match.group("n").lower()]
+            share = Decimal(count) * 100 / _PARTS[match.group("part").lower()]
+        add(Quantity("fraction", share, match.start(), match.end(), match.group()))
     for match in _HEADING_ORDINAL.finditer(text):  # 六、对行业的启示: the sixth heading
         n = _zh_numeral(match.group(1))
         if n:
             add(Quantity("ordinal", Decimal(n), match.start(1), match.end(1), match.group(1)))
-    for match in _PER_MAGNITUDE.finditer(text):
+    for match in [*_PER_MAGNITUDE.finditer(text), *_PER_MAGNITUDE_EN.finditer(text)]:
         mag = match.group("mag")
-        add(Quantity("number", Decimal(_MAGNITUDES[mag]), match.start("mag"), match.end(), mag, scaled=True, per=True))
+        value = Decimal(_MAGNITUDES[mag.lower()])
+        add(Quantity("number", value, match.start("mag"), match.end(), mag, scaled=True, per=True))
     for match in _QUANTITY.finditer(text):
         if not match.group("num"):
             continue
@@ -374,5 +419,5 @@ def renderings(text: str) -> list[tuple[str, str]]:
     return pairs
 
 
-__all__ = ["MONTHS", "Quantity", "quantities", "render", "render_amount", "renderings", "same_quantity",
+__all__ = ["MONTHS", "Quantity", "identifiers", "quantities", "render", "render_amount", "renderings", "same_quantity",
            "unsupported_quantities"]  # fmt: skip

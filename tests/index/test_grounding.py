@@ -3,6 +3,7 @@ a real 1.5B model wrote, fed through the fake OpenAI-compatible server, end in t
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -12,6 +13,7 @@ from index.grounding import Grounding, sentences
 from index.lexicon import english_vocabulary
 from index.llm_settings import LLMSettings
 from tests.fakeopenai import FakeOpenAI, Reply
+from tests.index.support import REPO
 
 CJK = re.compile(r"[\u3400-\u9fff]")
 COMPUTE = "Cursor 还和 SpaceX AI 合作，用了 Colossus 2 的 100 万个 H100 等效算力。"
@@ -21,6 +23,23 @@ RUMOUR = (
     "最近圈子里在传一个消息：Cursor 的新模型 Composer 2 底层其实是用月之暗面（Moonshot）开源的 Kimi K2.5 做的。"
     "我先说结论：传闻属实。"
 )
+
+TABLE = (
+    "基准测试\tComposer 2.5\t对比\nSWE-bench Verified\t70.2%（最高 75.6%）\t显著提升\n"
+    "SWE-bench Multilingual\t73.7%\t行业顶尖"
+)
+PRICE = "价格上，Composer 2.5 Fast 版每百万 token 输入 15 美元、输出 2.50 美元。"
+MODEL_ID = "有开发者在 API 里直接看到了模型 ID：accounts/anysphere/models/kimi-k2p5-rl-0317-s515-fast"
+# right and wrong answers in many phrasings, written by someone who saw only the article (blind):
+# the dev set shaped the checks; holdout and blind2 were read after their first run (docs/evaluation.md
+# has those first readings). Floors: the measured share less one answer. Wrong answers accepted at
+# most: blind2 has one saying "a day after" where the source says the same day (relative days are
+# not read as numbers).
+VERIFIER_SETS = {
+    "verifier_dev.jsonl": (0.92, 0),
+    "verifier_holdout.jsonl": (0.94, 0),
+    "verifier_blind2.jsonl": (0.81, 1),
+}
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +59,22 @@ def grounding(engine) -> Grounding:  # type: ignore[no-untyped-def]
         ("Musk can buy Cursor for 600 dollars [1].", BUYOUT, "number not in the cited passages: 600 dollars"),
         ("Cursor's editor supports Python and JavaScript [1].", RUMOUR, "name not in the cited passages: Python"),
         ("Cursor scaled up its synthetic data 25 times [1].", DATA, None),
-        ("Composer 2.5 is 25 times larger [1].", DATA, "number not in the cited passages: 25 times larger"),
+        pytest.param(
+            "Composer 2.5 is 25 times larger [1].",
+            DATA,
+            "number not in the cited passages",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="a number said of another subject passes when the passage holds the sentence's words: "
+                "the check by the word after a number refused 7 of 88 right blind answers and caught none",
+            ),
+        ),
+        ("Composer 2.5 scored 70.2% on SWE-bench Verified, up to 75.6% at best [1].", TABLE, None),
+        ("Composer 2.5 scored 70.2% on SWE-bench Verified, and at least 75.6% [1].", TABLE, "number not"),
+        ("Composer 2.5 scored 70.2% on SWE-bench Multilingual [1].", TABLE, "number not in the cited passages: 70.2%"),
+        ("Input costs $15 and output $2.50, per million tokens [1].", PRICE, None),
+        ("Input costs $2.50 and output $15, per million tokens [1].", PRICE, "number not in the cited passages: $2.50"),
+        ("Cursor used the model kimi-k2p5-rl-0713-s515-fast [1].", MODEL_ID, "name not in the cited passages: 0713"),
         ("Yes, the rumour is true: Composer 2 is built on Moonshot's Kimi K2.5 [1].", RUMOUR, None),
         ("The rumour came from Moonshot's founder Yang Zhilin [1].", RUMOUR, "name not in the cited passages: Yang"),
     ],
@@ -48,6 +82,19 @@ def grounding(engine) -> Grounding:  # type: ignore[no-untyped-def]
 def test_problems(grounding: Grounding, answer: str, source: str, problem: str | None) -> None:
     found = grounding.first_problem(answer, {1: source})
     assert (found or "").startswith(problem or "") and (found is None) == (problem is None), found
+
+
+@pytest.mark.parametrize("name", list(VERIFIER_SETS))
+def test_right_answers_in_many_phrasings_pass_and_wrong_numbers_never(grounding: Grounding, name: str) -> None:
+    rows = [json.loads(line) for line in (REPO / "tests" / "eval" / name).read_text(encoding="utf-8").splitlines()]
+    verdicts = [(row, grounding.first_problem(row["answer"], {1: row["source"]})) for row in rows]
+    right = [problem is None for row, problem in verdicts if row["right"]]
+    accepted_wrong = [row["id"] for row, problem in verdicts if not row["right"] and problem is None]
+    print(f"\n{name}: right accepted {sum(right)}/{len(right)}, wrong accepted {len(accepted_wrong)}")
+    floor, wrong_allowed = VERIFIER_SETS[name]
+    assert len(right) >= 80 and len(verdicts) - len(right) >= 30
+    assert sum(right) / len(right) >= floor
+    assert len(accepted_wrong) <= wrong_allowed, accepted_wrong
 
 
 def test_a_name_may_come_through_the_lexicon(grounding: Grounding) -> None:
@@ -113,3 +160,11 @@ def test_a_grounded_answer_is_shown_as_it_streams(writer) -> None:  # type: igno
     result = engine.ask("How many H100 equivalents did Cursor get from SpaceX AI?", on_partial=partials.append)
     assert result.generation == "shown" and result.answer == reply, result.generation
     assert all(reply.startswith(p) for p in partials)
+
+
+def test_a_right_answer_with_a_bound_is_shown(writer) -> None:  # type: ignore[no-untyped-def]
+    engine, fake = writer
+    reply = "Composer 2.5 scored 70.2% on SWE-bench Verified, up to 75.6% at best [1]."
+    fake.script(Reply.text(reply))
+    result = engine.ask("What did Composer 2.5 score on SWE-bench Verified?")
+    assert result.generation == "shown" and result.answer == reply, result.generation

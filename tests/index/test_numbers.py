@@ -108,3 +108,33 @@ def test_four_digits_without_a_unit_are_said_as_written() -> None:
     """A year or a code (沈括（1031–1095）) reads 1031, not 1,031; a count keeps its separators."""
     assert [render(q) for q in quantities("沈括（1031–1095）")] == ["1031", "1095"]
     assert [render(q) for q in quantities("37000 名乘客，约 2,000 人")] == ["37,000", "2,000"]
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "value"),
+    [
+        ("forty-two lines", "number", Decimal(42)),
+        ("fifteen dollars", "money", Decimal(15)),
+        ("two and a half dollars", "money", Decimal("2.5")),
+        ("百分之六十三点二", "percent", Decimal("63.2")),
+        ("one-fifth of the cost", "fraction", Decimal(20)),
+        ("a tenth of the cost", "fraction", Decimal(10)),
+        ("成本只有一半", "fraction", Decimal(50)),
+        ("$15 per million tokens", "money", Decimal(15)),
+    ],
+)
+def test_numbers_written_in_words(text: str, kind: str, value: Decimal) -> None:
+    q = quantities(text)[0]
+    assert (q.kind, q.value) == (kind, value)
+
+
+def test_per_million_is_a_rate_unit_in_either_language() -> None:
+    english = [q for q in quantities("$15 per million tokens") if q.per]
+    chinese = [q for q in quantities("每百万 token 15 美元") if q.per]
+    assert [q.value for q in english] == [q.value for q in chinese] == [Decimal(10**6)]
+
+
+@pytest.mark.parametrize("text", ["2026/3/27", "3/27/2026", "27/3/2026"])
+def test_dates_with_slashes(text: str) -> None:
+    (q,) = quantities(text)
+    assert (q.kind, q.year, q.month, q.day) == ("date", 2026, 3, 27)
