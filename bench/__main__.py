@@ -25,6 +25,7 @@ BENCHMARKS: dict[str, str] = {
     "scale": "bench.scale",
     "bot": "bench.bot",
     "ablation": "bench.ablation",
+    "stability": "bench.stability",
 }
 
 

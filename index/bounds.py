@@ -18,22 +18,26 @@ from typing import Literal
 
 from index.numbers import Quantity, quantities, same_quantity
 
-Qualifier = Literal["upper", "lower", "about", "range"]
-DIRECTIONS = frozenset({"upper", "lower"})
+Qualifier = Literal["upper", "lower", "about", "range", "less", "more"]
+DIRECTIONS = frozenset({"upper", "lower"})  # a bound the text states: the maximum, the minimum
+COMPARISONS = frozenset({"less", "more"})  # a claim about a value: "under 65%", "over 70%"
 
 # the qualifier phrases of English and Chinese, by what they say of the number next to them
 _BEFORE: dict[Qualifier, tuple[str, ...]] = {
     "upper": (
         "up to", "at most", "at best", "as high as", "as much as", "as many as", "a maximum of", "maximum of",
         "maximum", "max", "a high of", "a peak of", "peak of", "peaking at", "peaked at", "peaks at", "highest",
-        "no more than", "not more than", "topping out at", "topped out at", "under", "below", "less than",
-        "a ceiling of", "ceiling of",
-        "最高达", "最高", "最多", "至多", "高达", "最好", "不超过", "峰值", "可达", "可以达到", "可达到", "能达到",
-        "能到",
+        "topping out at", "topped out at", "a ceiling of", "ceiling of",
+        "最高达", "最高", "最多", "至多", "高达", "最好", "峰值", "可达", "可以达到", "可达到", "能达到", "能到",
     ),
-    "lower": (
-        "at least", "at minimum", "a minimum of", "minimum", "more than", "over", "above", "no less than",
-        "not less than", "upwards of", "in excess of", "至少", "最低", "最少", "超过", "不少于", "不低于", "逾",
+    "lower": ("at least", "at minimum", "a minimum of", "minimum", "至少", "最低", "最少"),
+    "less": (
+        "under", "below", "less than", "fewer than", "no more than", "not more than", "shy of", "不超过", "不到",
+        "低于", "少于",
+    ),
+    "more": (
+        "more than", "over", "above", "no less than", "not less than", "upwards of", "in excess of", "超过",
+        "不少于", "不低于", "高于", "多于", "逾",
     ),
     "about": (
         "about", "around", "roughly", "approximately", "approx.", "nearly", "almost", "close to", "some", "~",
@@ -41,17 +45,16 @@ _BEFORE: dict[Qualifier, tuple[str, ...]] = {
     ),
 }  # fmt: skip
 _AFTER: dict[Qualifier, tuple[str, ...]] = {
-    "upper": (
-        "at best", "at its best", "at most", "at the most", "at peak", "at its peak", "max", "or less", "or fewer",
-        "以内",
-    ),
-    "lower": ("or more", "at least", "plus", "+", "以上", "余"),
+    "upper": ("at best", "at its best", "at most", "at the most", "at peak", "at its peak", "max"),
+    "lower": ("at least", "at minimum"),
+    "less": ("or less", "or fewer", "以内", "以下"),
+    "more": ("or more", "plus", "+", "以上", "余"),
     "about": ("or so", "左右", "上下"),
 }
 # a superlative a few words before the number makes it the bound: "its best score was 75.6%"
 _SUPERLATIVE = re.compile(
-    r"(?:\b(?:best(?:-case)?|highest|maximum|peak)\b(?:\s+[A-Za-z]+)?(?:\s+(?:was|is|of|at|reached|hit|hits))?"
-    r"|(?:最好|最高|最佳)\w{0,3})\s*$",
+    r"(?:\b(?:best(?:-case)?|highest|maximum|peak|top)\b(?:\s+[A-Za-z][\w.]*){0,3}\s+(?:was|is|of|reached|hits?)"
+    r"|\b(?:best(?:-case)?|highest|maximum|peak)|(?:最好|最高|最佳)\w{0,3})\s*$",
     re.IGNORECASE,
 )
 # "63.2–64.8%", "between 63.2% and 64.8%", "from 1 to 2", "63.2% 到 64.8%": both ends of one range
@@ -188,23 +191,23 @@ def _comparable(stated: Quantity, source: Quantity) -> bool:
 
 
 def states(stated: Mention, source: Mention) -> bool:
-    """Whether ``stated`` says what ``source`` says: the same value with the same bounds ("up to"
-    only of 最高), the value rounded ("about"), or an inequality it satisfies closely ("over 70%" of
-    73.7%, "up to 65%" of 最高 64.8%)."""
+    """Whether ``stated`` says what ``source`` says: the same value with the same bounds ("up to
+    75.6%" only of 最高 75.6%), the value rounded ("about 76%" of 75.6%), or a comparison that holds
+    closely ("over 70%" of 73.7%, "just under 65%" of 64.8%)."""
     s, v = stated.quantity, source.quantity
     agree = stated.directions == source.directions or "range" in stated.qualifiers  # a range's ends: values
+    compared = stated.qualifiers & COMPARISONS
     if same_quantity(s, v):
-        return agree
+        return agree and not compared
     if not _comparable(s, v):
         return False
     assert s.value is not None and v.value is not None
     gap = abs(s.value - v.value)
     if "about" in stated.qualifiers and (gap <= _unit(s) / 2 or gap <= abs(v.value) * _APPROXIMATE_SHARE):
         return agree
-    if "about" in stated.qualifiers or len(stated.directions) != 1 or not source.directions <= stated.directions:
+    if len(compared) != 1 or not agree or gap > abs(s.value) * _INEQUALITY_SHARE:
         return False
-    near = gap <= abs(s.value) * _INEQUALITY_SHARE
-    return near and (v.value > s.value if "lower" in stated.directions else v.value < s.value)
+    return v.value > s.value if "more" in compared else v.value < s.value
 
 
 def matches(stated: Mention, known: Sequence[Mention]) -> list[Mention]:
@@ -214,4 +217,4 @@ def matches(stated: Mention, known: Sequence[Mention]) -> list[Mention]:
     return [k for k in exact or known if states(stated, k)]
 
 
-__all__ = ["DIRECTIONS", "Mention", "matches", "mention", "mentions", "states"]
+__all__ = ["COMPARISONS", "DIRECTIONS", "Mention", "matches", "mention", "mentions", "states"]

@@ -246,20 +246,26 @@ class Grounding:
         2.50 美元; 70.2% on SWE-bench Multilingual when 70.2% is Verified's)."""
         known = [n for source in sources for n in _source_numbers(source)]
         wrong = []
+        single = len([m for m in _numbers(_plain(sentence), sources) if not m.quantity.per]) == 1
         for clause in _CLAUSE_BREAK.split(_plain(sentence)):
-            words = self.content_words(clause) or self.content_words(sentence)  # "…, up to 75.6%": the sentence's
+            words = self.content_words(clause)
+            everywhere = self.content_words(sentence) if single or not words else []
             for m in _numbers(clause, sources):
-                if not words or m.quantity.per or re.search(r"\bper\s*$", clause[: m.quantity.start]):
-                    continue  # nothing to place it by, or the unit of a rate (per 1M)
+                if m.quantity.per or re.search(r"\bper\s*$", clause[: m.quantity.start]):
+                    continue  # the unit of a rate (per 1M)
                 said = {id(k) for k in matches(m, [n.mention for n in known])}
-                own = [n for n in known if id(n.mention) in said]
-                others = [n for n in known if id(n.mention) not in said and _comparable_kind(m, n.mention)]
+                own = [n.label for n in known if id(n.mention) in said and n.label]
+                others = [n.label for n in known if id(n.mention) not in said and _comparable_kind(m, n.mention)]
                 if not own:
-                    continue  # not stated at all: the number check says so
-                if any(self._says(words, n.label) for n in own if n.label):
-                    continue
-                if any(self._says(words, n.label) for n in others if n.label):
-                    wrong.append(m.quantity.text)
+                    continue  # not stated at all (the number check says so), or stated with no label
+                # its clause's words, else the sentence's when the clause has none ("…, with a maximum
+                # of 75.6%") or the sentence no other number ("On SWE-bench Verified, it scores 73.7%")
+                for scope in (words, everywhere):
+                    if any(self._says(scope, label) for label in own):
+                        break
+                    if any(self._says(scope, label) for label in others if label):
+                        wrong.append(m.quantity.text)
+                        break
         return wrong
 
     def _says(self, words: Sequence[str], label: str) -> bool:

@@ -101,8 +101,8 @@ _PER_MAGNITUDE_EN = re.compile(r"\bper\s+(?:a\s+|one\s+)?(?P<mag>trillion|billio
 _QUANTITY = re.compile(
     r"(?P<cur>US\$|CN¥|\$|¥|￥|\bUSD\s?|\bRMB\s?)?"
     rf"(?P<ord>第\s*)?(?P<num>{_DIGITS}|{_ZH_NUMERAL}|\b(?:{_EN_NUMBER_WORD}|one|a)\b)"
-    rf"(?:\s*(?P<mag>{_MAG_ZH}|{_MAG_EN}))?"
-    rf"(?:\s*(?P<unit>{_UNIT}))?"
+    rf"(?:[\s-]*(?P<mag>{_MAG_ZH}|{_MAG_EN}))?"  # sixty-billion-dollar
+    rf"(?:[\s-]*(?P<unit>{_UNIT}))?"
     r"(?P<suffix>st\b|nd\b|rd\b|th\b)?",
     re.IGNORECASE,
 )
