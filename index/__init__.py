@@ -14,6 +14,8 @@ import importlib
 import os
 from typing import TYPE_CHECKING, Any
 
+from index._version import __version__
+
 # The answer path's matrix products are small (a question against a few hundred vectors), and a
 # second BLAS thread waits for a core beside the encoder's OpenMP threads: one BLAS thread answered
 # 1 ms sooner per question on 2 cores (bench/README.md). Read by OpenBLAS when numpy loads; a
@@ -22,8 +24,6 @@ from typing import TYPE_CHECKING, Any
 THREAD_DEFAULTS = {"OPENBLAS_NUM_THREADS": "1"}
 APPLIED_DEFAULTS = {k: v for k, v in THREAD_DEFAULTS.items() if k not in os.environ}
 os.environ.update(APPLIED_DEFAULTS)
-
-__version__ = "0.1.0"
 
 # Each exported name and the module that defines it.
 _EXPORTS: dict[str, str] = {

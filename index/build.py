@@ -9,9 +9,9 @@ from datetime import datetime, timezone
 
 import numpy as np
 
-from index import __version__
+from index._version import __version__
 from index.background import background_digest, background_questions, compute_background
-from index.chunking import SECTION_SEPARATOR, Chunk, chunk_document, passage_text, sentence_spans
+from index.chunking import SECTION_SEPARATOR, chunk_document, passage_text, sentence_spans
 from index.config import IndexSettings
 from index.corpus import load_corpus
 from index.crosslingual import GLOSSARY_FORMAT, build_glossary
@@ -20,6 +20,7 @@ from index.english_view import sentence_glosses, view_digest
 from index.errors import IndexLoadError
 from index.lexical import LexicalIndex
 from index.loading import load_current
+from index.models import Chunk
 from index.store import (
     ChunkerSettings,
     CorpusDocument,

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
 
-from pydantic import BaseModel
+from index.models import Chunk
 
 SECTION_SEPARATOR = " › "
 
@@ -78,16 +78,6 @@ class _Block:
 
     section: str
     paragraphs: list[Paragraph] = field(default_factory=list)
-
-
-class Chunk(BaseModel):
-    chunk_id: str
-    doc_id: str
-    section: str
-    paragraphs: list[int]
-    start: int
-    end: int
-    text: str
 
 
 def passage_text(chunk: Chunk) -> str:

@@ -231,7 +231,7 @@ def eval(args: argparse.Namespace, settings: IndexSettings) -> int:
 
 def _eval_llm(questions: list, settings: IndexSettings, args: argparse.Namespace) -> int:
     """The configured model's answers beside the extractive ones (index/llm_evaluation.py)."""
-    from index.english_answer import ungrounded_claims
+    from index.grounding import ungrounded_claims
     from index.llm_evaluation import evaluate_llm, llm_table
 
     engine = _engine(settings, llm=True)

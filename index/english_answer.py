@@ -43,34 +43,4 @@ def english_opening(stored: StoredIndex, sentences: Sequence[int], question: str
     return english_line(question, english_units(stored, sentences), lexicon_of(stored))
 
 
-def verifier_of(stored: StoredIndex):  # type: ignore[no-untyped-def]
-    """What checks a generated answer against its cited passages, with this version's words."""
-    from index.grounding import PassageVerifier
-
-    return PassageVerifier(_grounding(stored))
-
-
-def _grounding(stored: StoredIndex):  # type: ignore[no-untyped-def]
-    from index.grounding import Grounding
-    from index.lexicon import english_vocabulary
-
-    return Grounding(lexicon_of(stored), stored.glossary, english_vocabulary())
-
-
-def ungrounded_claims(stored: StoredIndex, result) -> list[str]:  # type: ignore[no-untyped-def]
-    """The numbers and names of an answer that the passages it cites don't state (evaluation)."""
-    grounding = _grounding(stored)
-    cited = {c.chunk_id for c in result.citations}
-    texts = {i + 1: p.text for i, p in enumerate(p for p in result.passages if p.chunk_id in cited)}
-    # markers are renumbered in the shown answer: check against every cited passage
-    problems = grounding.problems(_unmarked(result.answer), texts) if texts else []
-    return [str(p) for p in problems if p.kind in ("number", "name")]
-
-
-def _unmarked(text: str) -> str:
-    import re
-
-    return re.sub(r"\[\d+\]", "", text)
-
-
-__all__ = ["english_opening", "english_units", "lexicon_of", "ungrounded_claims", "verifier_of"]
+__all__ = ["english_opening", "english_units", "lexicon_of"]

@@ -22,12 +22,16 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from index.bounds import Mention, matches, mentions
 from index.crosslingual import stem, tech_term_keys
 from index.numbers import MONTHS, Quantity, identifiers
 from index.stopwords import EN_STOPWORDS
 from index.tokenizer import tokenize
+
+if TYPE_CHECKING:
+    from index.store import StoredIndex
 
 MIN_SUPPORT = 0.6  # share of a sentence's content words one cited sentence must hold
 NEIGHBOUR_WORDS = 3  # a number's word is the first content word this close after it (else before)
@@ -412,4 +416,37 @@ class PassageVerifier:
         return self.grounding.grounded_prefix(text, self._cited(text, passages))
 
 
-__all__ = ["MIN_SUPPORT", "Grounding", "PassageVerifier", "Problem", "cited_numbers", "sentences", "source_sentences"]
+# -- with one index version's words ------------------------------------------------------------
+def verifier_of(stored: StoredIndex) -> PassageVerifier:
+    """What checks a generated answer against its cited passages, with this version's words."""
+    return PassageVerifier(_grounding(stored))
+
+
+def _grounding(stored: StoredIndex) -> Grounding:
+    from index.english_answer import lexicon_of
+    from index.lexicon import english_vocabulary
+
+    return Grounding(lexicon_of(stored), stored.glossary, english_vocabulary())
+
+
+def ungrounded_claims(stored: StoredIndex, result) -> list[str]:  # type: ignore[no-untyped-def]
+    """The numbers and names of an answer that the passages it cites don't state (evaluation)."""
+    grounding = _grounding(stored)
+    cited = {c.chunk_id for c in result.citations}
+    texts = {i + 1: p.text for i, p in enumerate(p for p in result.passages if p.chunk_id in cited)}
+    # markers are renumbered in the shown answer: check against every cited passage
+    problems = grounding.problems(_MARKER.sub("", result.answer), texts) if texts else []
+    return [str(p) for p in problems if p.kind in ("number", "name")]
+
+
+__all__ = [
+    "MIN_SUPPORT",
+    "Grounding",
+    "PassageVerifier",
+    "Problem",
+    "cited_numbers",
+    "sentences",
+    "source_sentences",
+    "ungrounded_claims",
+    "verifier_of",
+]

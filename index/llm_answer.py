@@ -32,7 +32,7 @@ def generated(
     With ``on_partial``, the answer streams and each partial text (at most one a second) is handed
     to it as it arrives; the result is the same as without. A follow-up tells the model the earlier
     questions it leans on, which it needs to read "他挖走了谁？"."""
-    from index.english_answer import verifier_of
+    from index.grounding import verifier_of
     from index.llm_citations import apply_generated, sentence_quotes
     from index.llm_outcome import Done, Partial
 

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ValidationError
 
-from index.chunking import Chunk
 from index.errors import IndexLoadError
+from index.models import Chunk
 from index.store import (
     BACKGROUND,
     BIAS_LANGUAGES,

@@ -6,10 +6,20 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from index.chunking import Chunk
-
 # A follow-up's earlier questions, oldest first: what the bot and `chat` pass to Engine.ask.
 Conversation = tuple[str, ...]
+
+
+class Chunk(BaseModel):
+    """A contiguous span of a document (``source[start:end] == text``): what is indexed and cited."""
+
+    chunk_id: str
+    doc_id: str
+    section: str
+    paragraphs: list[int]
+    start: int
+    end: int
+    text: str
 
 
 class Citation(BaseModel):

@@ -25,9 +25,10 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
-from index import __version__
-from index.chunking import SECTION_SEPARATOR, Chunk, Kind, classify_paragraphs
+from index._version import __version__
+from index.chunking import SECTION_SEPARATOR, Kind, classify_paragraphs
 from index.corpus import DocumentMeta
+from index.models import Chunk
 
 if TYPE_CHECKING:  # faiss and numpy load on first use: `python -m index stats` needs neither
     import faiss

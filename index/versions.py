@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
-from index.chunking import Chunk
 from index.errors import IndexLoadError
+from index.models import Chunk
 from index.store import (
     BACKGROUND,
     BUILD_HINT,

@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from index.build import build_index, chunk_sentences
-from index.chunking import Chunk
 from index.engine import Engine
 from index.loading import load_current
+from index.models import Chunk
 from index.versions import current_version
 from tests.index.support import ADDED_SENTENCE, REPO, cli_env
 

@@ -12,7 +12,6 @@ import pytest
 
 from index.chunking import (
     SECTION_SEPARATOR,
-    Chunk,
     Kind,
     chunk_document,
     chunk_id_for,
@@ -22,6 +21,7 @@ from index.chunking import (
     split_paragraphs,
     title_line,
 )
+from index.models import Chunk
 from tests.index.support import ARTICLE, TITLE, line_spans
 
 SIZES = (100, 220, 450, 900)

@@ -225,7 +225,7 @@ class _Stored:
     """The few StoredIndex members sentence_quotes and answer.citation_for read."""
 
     def __init__(self) -> None:
-        from index.chunking import Chunk
+        from index.models import Chunk
         from index.store import Sentence
 
         text = "第一句。第二句。\n第三句。"
