@@ -1,4 +1,4 @@
-"""bench scale, the lexical side: BM25 (index.lexical.LexicalIndex) over recombined article text,
+"""bench scale, the lexical side: BM25 (index.build.lexical.LexicalIndex) over recombined article text,
 built and then as an index version stores it (saved, memory-mapped, loaded).
 """
 
@@ -36,8 +36,8 @@ def _time_lexical(lexical: Any, questions: list[list[str]]) -> dict[str, Any]:
 
 def lexical_side(n: int, args: argparse.Namespace) -> dict[str, Any]:
     from bench import _synthetic
-    from index.lexical import LexicalIndex
-    from index.tokenizer import tokenize
+    from index.build.lexical import LexicalIndex
+    from index.text.tokens import tokenize
 
     log(f"scale[{n}]: generating text")
     with Memory() as mem:

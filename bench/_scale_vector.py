@@ -1,4 +1,4 @@
-"""bench scale, the vector side: exact IndexFlatIP against HNSW (as index.store.make_vector_index
+"""bench scale, the vector side: exact IndexFlatIP against HNSW (as index.build.store.make_vector_index
 builds it) over an efSearch sweep and IVF over an nprobe sweep; build time, disk, memory,
 single-query p50/p99, recall@10.
 """
@@ -43,8 +43,8 @@ def _time_single(index: Any, queries: np.ndarray) -> dict[str, Any]:
 
 
 def _time_search_vectors(index: Any, queries: np.ndarray) -> dict[str, Any]:
-    """One query at a time through ``index.store.search_vectors``, as the retriever searches."""
-    from index.store import search_vectors
+    """One query at a time through ``index.build.store.search_vectors``, as the retriever searches."""
+    from index.build.store import search_vectors
 
     times = []
     for q in queries:
@@ -91,7 +91,7 @@ def vector_side(n: int, args: argparse.Namespace) -> dict[str, Any]:
         "batch_search_seconds": round(batch_seconds, 3),
         "search_ms": _time_single(flat, timed),
     }
-    # what the retriever calls: index.store.search_vectors, on one OpenMP thread (README, finding 2)
+    # what the retriever calls: index.build.store.search_vectors, on one OpenMP thread (README, finding 2)
     out["flat"]["search_ms_1_thread"] = _time_search_vectors(flat, timed)
     faiss.omp_set_num_threads(args.threads)
     del flat
@@ -119,7 +119,7 @@ def _hnsw(
 ) -> dict[str, Any]:
     import faiss
 
-    from index.store import make_vector_index
+    from index.build.store import make_vector_index
 
     n = len(data)
     log(f"scale[{n}]: HNSW as make_vector_index builds it")

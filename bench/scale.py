@@ -1,10 +1,10 @@
 """Scale: synthetic corpora of growing size, vector and lexical sides, against exact search.
 
 Vector side (dim 384, float32, random unit vectors by default): exact ``IndexFlatIP`` against the
-approximate index as ``index.store.make_vector_index`` builds it (HNSW, forced by a threshold of 0),
+approximate index as ``index.build.store.make_vector_index`` builds it (HNSW, forced by a threshold of 0),
 over a sweep of efSearch values, and an IVF alternative over a sweep of nprobe values: build time,
 size on disk, resident memory, single-query p50/p99 and recall@10 against the exact top 10.
-Lexical side: ``index.lexical.LexicalIndex`` over recombined article text: build time, memory and
+Lexical side: ``index.build.lexical.LexicalIndex`` over recombined article text: build time, memory and
 query p50/p99 (BM25 scores plus the top-50 candidates the retriever takes); then what an index
 version stores of it (``LexicalIndex.save``): disk size, memory-mapped load time and memory, and
 query p50/p99 on the loaded index.

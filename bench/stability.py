@@ -34,7 +34,7 @@ def _noisy_encoder(scale: float, seed: int) -> Iterator[None]:
     """Every vector the bundled encoder returns moved by N(0, scale²) per component, then renormalised."""
     import numpy as np
 
-    from index.embedding import bundled_e5
+    from index.build.embedding import bundled_e5
 
     engine = bundled_e5()
     original = engine.encode
@@ -53,7 +53,7 @@ def _noisy_encoder(scale: float, seed: int) -> Iterator[None]:
 
 
 def _answers(questions: list[dict[str, Any]]) -> dict[str, tuple[bool, str]]:
-    from index.build import build_index
+    from index.build.builder import build_index
     from index.config import load_settings
     from index.engine import Engine
 

@@ -1,6 +1,6 @@
 """Discord's own syntax in what users write: mentions and custom emoji. The index knows none of
 it; the bot takes it out before a question goes to the engine, which then cleans the rest
-(Markdown, zero-width and control characters: index/text.py)."""
+(Markdown, zero-width and control characters: index/text/language.py)."""
 
 from __future__ import annotations
 

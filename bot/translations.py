@@ -2,7 +2,7 @@
 
 discord.py asks a Translator for every ``locale_str`` when the command tree is synced; Discord
 then shows each user the command in their client's language. The texts are the catalogue's
-``command.*`` entries (index/messages.py); the English one is the command's default.
+``command.*`` entries (index/answer/messages.py); the English one is the command's default.
 """
 
 from __future__ import annotations

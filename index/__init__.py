@@ -36,25 +36,25 @@ _EXPORTS: dict[str, str] = {
     "Passage": "index.models",
     "SourceInfo": "index.models",
     "Conversation": "index.models",
-    "StoredIndex": "index.store",
+    "StoredIndex": "index.build.store",
     # the article's outline (/article); the answer layer's, wherever that lives
-    "overview": "index.answering.about",
+    "overview": "index.answer.about",
     # settings
     "IndexSettings": "index.config",
     "load_settings": "index.config",
     "describe_validation_error": "index.config",
-    "LLMSettings": "index.llm_settings",
-    "load_llm_settings": "index.llm_settings",
+    "LLMSettings": "index.generate.settings",
+    "load_llm_settings": "index.generate.settings",
     # start-up, build and reload (Engine.reload_if_changed, Engine.load_version + Engine.swap)
     "open_engine": "index.startup",
-    "build_index": "index.build",
-    "BuildResult": "index.build",
-    "current_version": "index.versions",
+    "build_index": "index.build.builder",
+    "BuildResult": "index.build.builder",
+    "current_version": "index.build.versions",
     # every sentence a user reads, in Chinese and English
-    "message": "index.messages",
+    "message": "index.answer.messages",
     # questions
-    "validate_question": "index.text",
-    "detect_language": "index.text",
+    "validate_question": "index.text.language",
+    "detect_language": "index.text.language",
     # errors and exit codes
     "InputError": "index.errors",
     "UsageError": "index.errors",
@@ -73,8 +73,11 @@ _EXPORTS: dict[str, str] = {
 __all__ = ["__version__", *_EXPORTS]
 
 if TYPE_CHECKING:  # what type checkers and editors see (the same names); at run time __getattr__ loads them
-    from index.answering.about import overview  # noqa: F401
-    from index.build import BuildResult, build_index  # noqa: F401
+    from index.answer.about import overview  # noqa: F401
+    from index.answer.messages import message  # noqa: F401
+    from index.build.builder import BuildResult, build_index  # noqa: F401
+    from index.build.store import StoredIndex  # noqa: F401
+    from index.build.versions import current_version  # noqa: F401
     from index.config import IndexSettings, describe_validation_error, load_settings  # noqa: F401
     from index.engine import Engine, PartialHandler  # noqa: F401
     from index.errors import (  # noqa: F401
@@ -91,8 +94,7 @@ if TYPE_CHECKING:  # what type checkers and editors see (the same names); at run
         UsageError,
         exit_code,
     )
-    from index.llm_settings import LLMSettings, load_llm_settings  # noqa: F401
-    from index.messages import message  # noqa: F401
+    from index.generate.settings import LLMSettings, load_llm_settings  # noqa: F401
     from index.models import (  # noqa: F401
         AskResult,
         Citation,
@@ -102,9 +104,7 @@ if TYPE_CHECKING:  # what type checkers and editors see (the same names); at run
         SourceInfo,
     )
     from index.startup import open_engine  # noqa: F401
-    from index.store import StoredIndex  # noqa: F401
-    from index.text import detect_language, validate_question  # noqa: F401
-    from index.versions import current_version  # noqa: F401
+    from index.text.language import detect_language, validate_question  # noqa: F401
 
 
 def __getattr__(name: str) -> Any:

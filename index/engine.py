@@ -1,7 +1,7 @@
 """The one question-answering path, shared by the CLI and the bot.
 
 An Engine holds the embedder, the answer model and the live index version. ``ask`` is a short
-pipeline of named steps (index/answering/): understand the question → retrieve → candidates →
+pipeline of named steps (index/answer/): understand the question → retrieve → candidates →
 score → decide → compose. ``reload_if_changed`` swaps in a newly built version atomically: a
 question in flight keeps the snapshot it started with.
 """
@@ -17,37 +17,37 @@ from pathlib import Path
 
 import numpy as np
 
-from index.answering import about
-from index.answering.candidates import PASSAGES, candidates
-from index.answering.compose import choose, compose, nearest_sections, whole_list, widen, with_heading
-from index.answering.decide import gate_vector, retrieval_evidence
-from index.answering.decline import decline_text, unmentioned
-from index.answering.features import Candidate, Terms, candidate_matrix, question_terms
-from index.answering.model import AnswerModel, Decision, load_model
-from index.answering.passages import cited_first, empty_result, including_cited, retrieved
-from index.answering.question_type import asks_for_several
-from index.answering.understand import Conversation, Query, understand
-from index.answering.units import list_item
-from index.answering.warm import warm_questions
+from index.answer import about
+from index.answer.candidates import PASSAGES, candidates
+from index.answer.compose import choose, compose, nearest_sections, whole_list, widen, with_heading
+from index.answer.decide import gate_vector, retrieval_evidence
+from index.answer.decline import decline_text, unmentioned
+from index.answer.english_line import lexicon_of
+from index.answer.features import Candidate, Terms, candidate_matrix, question_terms
+from index.answer.followup import refers_back
+from index.answer.messages import message
+from index.answer.model import AnswerModel, Decision, load_model
+from index.answer.passages import cited_first, empty_result, including_cited, retrieved
+from index.answer.question_type import asks_for_several
+from index.answer.smalltalk import small_talk_reply
+from index.answer.understand import Conversation, Query, understand
+from index.answer.units import list_item
+from index.answer.warm import warm_questions
+from index.build.embedding import Embedder, get_embedder
+from index.build.loading import load_current, load_version
+from index.build.store import StoredIndex
+from index.build.versions import current_version
 from index.config import IndexSettings
-from index.crosslingual import stem
-from index.embedding import Embedder, get_embedder
-from index.english_answer import lexicon_of
+from index.english.dictionary import stem
 from index.errors import IndexLoadError
-from index.followup import refers_back
-from index.llm_answer import PartialHandler, generated
-from index.llm_settings import LLMSettings
-from index.loading import load_current, load_version
-from index.messages import message
+from index.generate.answer import PartialHandler, generated
+from index.generate.settings import LLMSettings
 from index.models import AskResult, SearchResult
-from index.retrieval import Mode, RetrievalParams, Retriever, SearchOutcome
-from index.smalltalk import small_talk_reply
-from index.store import StoredIndex
-from index.structure import referenced_chunks
-from index.text import detect_language, truecase, without_attribution
-from index.tokenizer import tokenize
-from index.tokenizer import warm_up as warm_up_tokenizer
-from index.versions import current_version
+from index.retrieve.references import referenced_chunks
+from index.retrieve.retriever import Mode, RetrievalParams, Retriever, SearchOutcome
+from index.text.language import detect_language, truecase, without_attribution
+from index.text.tokens import tokenize
+from index.text.tokens import warm_up as warm_up_tokenizer
 
 log = logging.getLogger(__name__)
 CONTEXT_WEIGHT = 0.5  # how much a follow-up's earlier questions steer retrieval
@@ -72,9 +72,9 @@ class Examined:
     query: Query
     outcome: SearchOutcome
     candidates: list[Candidate]
-    matrix: np.ndarray  # candidate features (index.answering.features.CANDIDATE_FEATURES)
+    matrix: np.ndarray  # candidate features (index.answer.features.CANDIDATE_FEATURES)
     terms: Terms
-    evidence: np.ndarray  # what retrieval says of the question (index.answering.decide.EVIDENCE)
+    evidence: np.ndarray  # what retrieval says of the question (index.answer.decide.EVIDENCE)
     item: int | None  # the sentence of the list item it points at ("the 2nd lesson")
     pointed: bool  # it points at a part of the article that exists (a section, a list item)
     seconds: tuple[float, float]  # embedding, search
@@ -98,9 +98,9 @@ class Engine:
         self._rejected: str | None = None  # a broken version already reported
         self._word_vectors: dict[str, np.ndarray] = {}  # glossary word → its query vector
         self._words_lock = threading.Lock()
-        self.generator = None  # index.generate.Generator when LLM_* is configured
+        self.generator = None  # index.generate.generator.Generator when LLM_* is configured
         if llm is not None and llm.enabled:
-            from index.generate import Generator  # imports openai: only when configured
+            from index.generate.generator import Generator  # imports openai: only when configured
 
             self.generator = Generator(llm)
 
@@ -144,7 +144,7 @@ class Engine:
     def warm_up(self) -> None:
         """Load the index, the model (with its trees' leaf masks), the tokenizer, the stemmer and
         the English line's lexicon, embed the glossary's words and ask a question in each language
-        made from the corpus (answering/warm.py), so that the first question is as fast as the rest
+        made from the corpus (answer/warm.py), so that the first question is as fast as the rest
         (and a burst of first questions doesn't make them all at once). A hot-reloaded version
         makes its lexicon at its first English answer."""
         stored = self.snapshot.stored
@@ -236,7 +236,7 @@ class Engine:
 
     def examine(self, snapshot: Snapshot, query: Query, k: int, mode: Mode, describe: bool = True) -> Examined:
         """Retrieve for a question and describe its candidate answers (the steps before scoring;
-        training runs them too, index/answering/training.py); without ``describe``, only retrieve."""
+        training runs them too, index/train/fit.py); without ``describe``, only retrieve."""
         begun = time.perf_counter()
         stored, retriever = snapshot.stored, snapshot.retriever
         # a follow-up's own words say what it asks ("那价格呢？" → 价格), unless it says "it"

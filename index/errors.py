@@ -1,8 +1,9 @@
 """The errors the CLI and the bot catch, and the exit code each one means: one place for both.
 
 Imports nothing: ``python -m index --help`` needs only this module. The modules that raise
-these (``index.config``, ``index.corpus``, ``index.versions``, ``index.loading``, ``index.text``,
-``index.embedding``) re-export them, so either import names the same class.
+these (``index.config``, ``index.build.corpus``, ``index.build.versions``, ``index.build.loading``,
+``index.text.language``, ``index.build.embedding``) re-export them, so either import names the same
+class.
 
 Exit codes (../shared/CONTRACTS.md): 0 ok, 1 failure, 2 usage or input error.
 """

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from index.build import build_index
+from index.build.builder import build_index
+from index.build.versions import current_version
 from index.config import IndexSettings
 from index.engine import Engine
 from index.errors import IndexLoadError
-from index.llm_settings import LLMSettings
-from index.versions import current_version
+from index.generate.settings import LLMSettings
 
 
 def open_engine(

@@ -69,7 +69,7 @@ def built_index(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-un
 
     Read-only for tests: a test that rebuilds, edits or breaks an index works on a copy
     (``index_copy`` in tests/index/conftest.py)."""
-    from index.build import build_index
+    from index.build.builder import build_index
     from index.config import load_settings
 
     settings = load_settings(corpus_dir=CORPUS, index_dir=tmp_path_factory.mktemp("built") / "index")

@@ -6,7 +6,7 @@ from bench import ablation
 
 
 def test_a_switched_off_step_is_restored() -> None:
-    import index.answering.compose as compose
+    import index.answer.compose as compose
 
     original = compose._completed
     with ablation.ABLATIONS["lead-in completion"][3]():

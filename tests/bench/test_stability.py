@@ -10,7 +10,7 @@ from bench import stability
 
 @pytest.mark.model
 def test_the_noise_moves_vectors_by_its_scale_and_is_undone() -> None:
-    from index.embedding import bundled_e5
+    from index.build.embedding import bundled_e5
 
     engine = bundled_e5()
     clean = np.asarray(engine.encode(["Composer 2.5 是哪天发布的？"], True))

@@ -25,7 +25,7 @@ from bot.formatting import (
     split_text,
     truncate,
 )
-from index.answering.decline import decline_text
+from index.answer.decline import decline_text
 from index.models import AskResult, Citation, SourceInfo
 
 MARKER = re.compile(r"\[\d+\]")

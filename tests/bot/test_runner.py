@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from bot.runner import prepare_engine
+from index.build.store import CURRENT, VERSIONS
 from index.config import IndexSettings
-from index.store import CURRENT, VERSIONS
 
 DOCUMENT = """——小测试文章
 

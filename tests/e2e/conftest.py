@@ -26,7 +26,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture(scope="session")
 def e2e_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An index of corpus/ for the bots (read-only: each bot gets its own copy)."""
-    from index.build import build_index
+    from index.build.builder import build_index
     from index.config import load_settings
 
     index_dir = tmp_path_factory.mktemp("e2e-index") / "index"

@@ -141,7 +141,7 @@ def test_a_cited_reply_is_the_answer_with_its_citation(bot: BotUnderTest, fresh:
 def test_markers_are_renumbered_in_order_of_appearance(bot: BotUnderTest, fresh: FakeOpenAI) -> None:
     """The model cites passages 2 and 1 (in that order): the user sees [1] and [2], and each field
     quotes the passage its marker stood for in the prompt. (Each sentence is one its passage
-    supports: an ungrounded one would not be shown, index/grounding.py.)"""
+    supports: an ungrounded one would not be shown, index/generate/grounding.py.)"""
     fresh.script(
         Reply.text(
             "Composer 2.5 builds on the same open checkpoint as Composer 2 [2]. "

@@ -40,8 +40,8 @@ def rebuilt_index(built_index, tmp_path_factory: pytest.TempPathFactory):  # typ
 
     Before the rebuild, two stale staging folders (as a killed build leaves them) are put in
     ``versions/``: one an hour old, one fresh. Returns (settings, old version, BuildResult)."""
-    from index.build import build_index
-    from index.versions import current_version
+    from index.build.builder import build_index
+    from index.build.versions import current_version
 
     settings = copy_index(built_index, tmp_path_factory.mktemp("rebuilt"))
     old = current_version(settings.index_dir)

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from index.answering.compose import compose, with_heading
-from index.answering.decline import decline_text, unmentioned
-from index.answering.features import question_terms
-from index.answering.understand import understand
-from index.answering.units import is_heading, render_sentence
-from index.messages import message
+from index.answer.compose import compose, with_heading
+from index.answer.decline import decline_text, unmentioned
+from index.answer.features import question_terms
+from index.answer.messages import message
+from index.answer.understand import understand
+from index.answer.units import is_heading, render_sentence
 from index.models import AskResult
 from tests.index.support import ARTICLE, line_spans
 
@@ -103,7 +103,7 @@ def test_author_and_date(engine, question: str) -> None:  # type: ignore[no-unty
     result = engine.ask(question)
     assert not result.abstained
     assert "Kate" in result.answer
-    # an English answer gives the date in English (index/numbers.py), a Chinese one as the byline does
+    # an English answer gives the date in English (index/text/numbers.py), a Chinese one as the byline does
     assert ("May 20, 2026" if result.language == "en" else "2026年5月20日") in result.answer
     assert result.citations and 2 in result.citations[0].paragraphs  # the byline line
     check_citations(result, engine)

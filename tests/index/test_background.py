@@ -1,4 +1,4 @@
-"""index/background.py: the generic off-topic questions and the per-language bias they give each
+"""index/build/background.py: the generic off-topic questions and the per-language bias they give each
 passage, on small hand-made vectors (no model)."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from index.background import background_digest, background_questions, compute_background
-from index.text import detect_language
+from index.build.background import background_digest, background_questions, compute_background
+from index.text.language import detect_language
 
 
 def unit(*rows: list[float]) -> np.ndarray:

@@ -1,10 +1,10 @@
-"""index/bounds.py: what the words around a number say of it, and when one mention says another."""
+"""index/text/bounds.py: what the words around a number say of it, and when one mention says another."""
 
 from __future__ import annotations
 
 import pytest
 
-from index.bounds import matches, mentions
+from index.text.bounds import matches, mentions
 
 SCORE = "SWE-bench Verified\t70.2%（最高 75.6%）\t显著提升"
 

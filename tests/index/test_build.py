@@ -1,4 +1,4 @@
-"""Building the index (index/build.py): incremental reuse, --force, and atomicity under SIGKILL."""
+"""Building the index (index/build/builder.py): incremental reuse, --force, and atomicity under SIGKILL."""
 
 from __future__ import annotations
 
@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from index.build import build_index, chunk_sentences
+from index.build.builder import build_index, chunk_sentences
+from index.build.loading import load_current
+from index.build.versions import current_version
 from index.engine import Engine
-from index.loading import load_current
 from index.models import Chunk
-from index.versions import current_version
 from tests.index.support import ADDED_SENTENCE, REPO, cli_env
 
 SWE_QUESTION = "Composer 2.5 在 SWE-bench Verified 上的成绩是多少？"
@@ -57,7 +57,7 @@ def test_unchanged_corpus_is_up_to_date(built_index) -> None:  # type: ignore[no
 def test_an_index_with_an_older_glossary_format_is_rebuilt_reusing_its_embeddings(index_copy) -> None:  # type: ignore[no-untyped-def]
     import json
 
-    from index.crosslingual import GLOSSARY_FORMAT
+    from index.english.dictionary import GLOSSARY_FORMAT
 
     version = load_current(index_copy.index_dir).path
     manifest = json.loads((version / "manifest.json").read_text(encoding="utf-8"))
@@ -74,7 +74,7 @@ def test_an_index_with_an_older_glossary_format_is_rebuilt_reusing_its_embedding
 def test_force_makes_the_glossary_again(index_copy) -> None:  # type: ignore[no-untyped-def]
     import json
 
-    from index.store import GLOSSARY
+    from index.build.store import GLOSSARY
 
     version = load_current(index_copy.index_dir).path
     (version / GLOSSARY).write_text(json.dumps({"price": ["价格"]}), encoding="utf-8")  # an older, smaller one
@@ -198,7 +198,7 @@ def test_killed_build_leaves_the_previous_index_serving(index_copy, moment: str)
 def test_an_index_made_with_other_tech_terms_gets_a_new_glossary(index_copy) -> None:  # type: ignore[no-untyped-def]
     import json
 
-    from index.tokenizer import terms_digest
+    from index.text.tokens import terms_digest
 
     version = load_current(index_copy.index_dir).path
     manifest = json.loads((version / "manifest.json").read_text(encoding="utf-8"))

@@ -1,4 +1,4 @@
-"""Chunking (index/chunking.py) on the real article and on synthetic edge cases.
+"""Chunking (index/build/chunking.py) on the real article and on synthetic edge cases.
 
 Every check is made against the source text itself (line numbers, offsets, terminators),
 not against the chunker's own helpers."""
@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from index.chunking import (
+from index.build.chunking import (
     SECTION_SEPARATOR,
     Kind,
     chunk_document,

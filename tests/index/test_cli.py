@@ -1,4 +1,4 @@
-"""index/cli.py: the parser, ``main`` and the exit codes of ../shared/CONTRACTS.md (0 ok, 1 failure,
+"""index/cli/parser.py: the parser, ``main`` and the exit codes of ../shared/CONTRACTS.md (0 ok, 1 failure,
 2 usage or input error, one line on stderr, no traceback).
 
 ``main`` is what ``python -m index`` runs, so most checks call it in this process. Real processes
@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from index.build.versions import current_version
 from index.cli import main
-from index.versions import current_version
 from tests.index.support import CORPUS, REPO, cli_env
 
 SWE_ASK = "Composer 2.5 在 SWE-bench Verified 上的成绩是多少？"
@@ -59,10 +59,10 @@ def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_commands_that_dont_embed_import_no_numpy_faiss_or_torch(tmp_path: Path) -> None:
     help_modules = imported("--help")
-    assert "index.cli" in help_modules
+    assert "index.cli.parser" in help_modules
     assert not help_modules & {*HEAVY, "pydantic"}, help_modules & {*HEAVY, "pydantic"}
     stats_modules = imported("stats", "--index", str(tmp_path / "none"))  # exit 1: no index; the code path is
-    assert "index.commands" in stats_modules
+    assert "index.cli.commands" in stats_modules
     assert not stats_modules & set(HEAVY), stats_modules & set(HEAVY)
 
 
@@ -162,7 +162,7 @@ def test_an_index_that_is_a_file_is_one_line_before_any_embedding(
 
 
 def test_json_output_is_valid_utf8_whatever_the_input(capsys: pytest.CaptureFixture[str]) -> None:
-    from index.commands import print_json, valid_text
+    from index.cli.commands import print_json, valid_text
 
     undecodable = b"caf\xe9 \xff\xfe?".decode("utf-8", "surrogateescape")  # as argv or stdin hold it
     print_json({"question": undecodable, "lone": "\ud800"})

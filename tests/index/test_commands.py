@@ -1,4 +1,4 @@
-"""index/commands.py: what each command prints (../shared/CONTRACTS.md), through ``index.cli.main``
+"""index/cli/commands.py: what each command prints (../shared/CONTRACTS.md), through ``index.cli.parser.main``
 in this process over the session index (the model loads once per session, not once per command).
 
 A real ``python -m index`` process is tested in test_cli.py.
@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from index.build.loading import load_current
+from index.build.versions import current_version
 from index.cli import main
-from index.commands import render_answer
-from index.loading import load_current
-from index.versions import current_version
+from index.cli.commands import render_answer
 from tests.index.support import ARTICLE, CORPUS, REPO
 
 pytestmark = pytest.mark.model  # every command here reads or builds an index

@@ -1,4 +1,4 @@
-"""Loading the corpus (index/corpus.py): real files in tmp_path, real errors."""
+"""Loading the corpus (index/build/corpus.py): real files in tmp_path, real errors."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from index.corpus import MAX_DOCUMENT_BYTES, CorpusError, load_corpus
+from index.build.corpus import MAX_DOCUMENT_BYTES, CorpusError, load_corpus
 from tests.index.support import ARTICLE, CORPUS, TITLE
 
 SHARED_ARTICLE = Path("/work/shared/source/article.txt")

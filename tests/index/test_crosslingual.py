@@ -1,8 +1,8 @@
-"""English → Chinese query expansion from CC-CEDICT (index/crosslingual.py)."""
+"""English → Chinese query expansion from CC-CEDICT (index/english/dictionary.py)."""
 
 from __future__ import annotations
 
-from index.crosslingual import (
+from index.english.dictionary import (
     MAX_TRANSLATIONS,
     build_glossary,
     expand,
@@ -11,7 +11,7 @@ from index.crosslingual import (
     translated_positions,
     translation,
 )
-from index.tokenizer import tokenize
+from index.text.tokens import tokenize
 
 
 def test_stem() -> None:
@@ -44,7 +44,7 @@ def test_glossary_maps_english_to_the_corpus_words() -> None:
 
 
 def test_built_index_glossary(built_index) -> None:  # type: ignore[no-untyped-def]
-    from index.loading import load_current
+    from index.build.loading import load_current
 
     glossary = load_current(built_index.index_dir).glossary
     assert "价格" in glossary[stem("price")]
@@ -72,7 +72,7 @@ def test_translation_is_the_corpus_words_for_the_english_ones() -> None:
 
 
 def test_glossary_is_the_same_whether_words_are_scanned_looked_up_or_remembered(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    import index.crosslingual as crosslingual
+    import index.english.dictionary as crosslingual
 
     words = {"价格", "发布", "训练", "成本", "模型", "基准测试", "修改", "不存在的词", "价"}
     assert crosslingual._look_up(words) == crosslingual._scan_dictionary(words)
@@ -170,7 +170,7 @@ def test_a_tech_term_stands_for_its_words_only_when_the_corpus_has_them_all() ->
 
 
 def test_tech_terms_file_is_well_formed() -> None:
-    from index.crosslingual import tech_terms
+    from index.english.dictionary import tech_terms
 
     terms = tech_terms()
     assert len(terms) > 100
@@ -181,7 +181,8 @@ def test_tech_terms_file_is_well_formed() -> None:
 
 def test_tech_terms_are_read_as_the_file_says_now(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     # a running bot that rebuilds after an edit gets the edited terms, matching the digest it records
-    from index import crosslingual, tokenizer
+    from index.english import dictionary as crosslingual
+    from index.text import tokens as tokenizer
 
     terms = tmp_path / "tech_terms.tsv"
     monkeypatch.setattr(tokenizer, "terms_path", lambda: terms)
@@ -208,7 +209,7 @@ def test_a_lone_character_does_not_show_the_article_covers_a_word() -> None:
 
 
 def test_dictionary_entries_are_remembered_and_only_new_words_looked_up(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    import index.crosslingual as crosslingual
+    import index.english.dictionary as crosslingual
 
     monkeypatch.setattr(crosslingual, "_entries", {})
     first = crosslingual.dictionary_entries({"价格", "不存在的词"})

@@ -1,10 +1,10 @@
-"""English dates written as the article writes them (index/dates.py)."""
+"""English dates written as the article writes them (index/text/dates.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from index.dates import chinese_dates
+from index.text.dates import chinese_dates
 
 
 @pytest.mark.parametrize(

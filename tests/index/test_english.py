@@ -1,10 +1,10 @@
-"""index/english.py: the English line, from Chinese answer units and a Chinese → English lexicon."""
+"""index/english/render.py: the English line, from Chinese answer units and a Chinese → English lexicon."""
 
 from __future__ import annotations
 
 import re
 
-from index.english import EnglishUnit, english_line, gloss_sentence, key_terms, render_clause
+from index.english.render import EnglishUnit, english_line, gloss_sentence, key_terms, render_clause
 
 CJK = re.compile(r"[\u3400-\u9fff]")
 QUOTED = re.compile(r"“[^”]*”")
@@ -102,7 +102,7 @@ def test_no_units_no_line() -> None:
 
 
 def test_a_foreign_name_joined_by_an_interpunct_is_rendered_as_a_name() -> None:
-    from index.english import foreign_names
+    from index.english.render import foreign_names
 
     people = {"艾萨克": "Isaac", "牛顿": "Newton", "查尔斯": "Charles", "达尔文": "Charles Darwin", "威廉": "William"}
     text = "万有引力理论由艾萨克·牛顿提出，查尔斯•达尔文在后，威廉·某某不详。"
@@ -114,7 +114,7 @@ def test_a_foreign_name_joined_by_an_interpunct_is_rendered_as_a_name() -> None:
 
 
 def test_the_english_line_says_the_foreign_name() -> None:
-    from index.lexicon import build_lexicon, corpus_words
+    from index.english.lexicon import build_lexicon, corpus_words
 
     text = "万有引力理论由艾萨克·牛顿提出。"
     lexicon = build_lexicon(corpus_words([text]))
@@ -123,14 +123,14 @@ def test_the_english_line_says_the_foreign_name() -> None:
 
 
 def test_a_comma_or_colon_inside_a_number_ends_no_clause() -> None:
-    from index.english import _clauses
+    from index.english.render import _clauses
 
     clauses = _clauses("人口约为 2,000 人，在 10:30 开始，然后, 结束")
     assert clauses == ["人口约为 2,000 人", "在 10:30 开始", "然后", "结束"]
 
 
 def test_the_measure_word_after_a_count_is_the_counts() -> None:
-    from index.lexicon import build_lexicon, corpus_words
+    from index.english.lexicon import build_lexicon, corpus_words
 
     text = "开幕庆典有 2000 名宾客参加。"
     lexicon = build_lexicon(corpus_words([text]))
@@ -140,7 +140,7 @@ def test_the_measure_word_after_a_count_is_the_counts() -> None:
 
 
 def test_characters_that_spell_a_name_stay_as_written() -> None:
-    from index.lexicon import Lexicon
+    from index.english.lexicon import Lexicon
 
     chars = {"伯": "senior", "吉": "lucky", "斯": "this", "天": "day", "吃": "eat"}
     lexicon = Lexicon({**LEXICON, **chars, "页岩": "shale"})

@@ -1,8 +1,8 @@
-"""The English view (index/english_view.py): every sentence glossed with its corpus's lexicon."""
+"""The English view (index/english/view.py): every sentence glossed with its corpus's lexicon."""
 
 from __future__ import annotations
 
-from index.english_view import reads_view, sentence_glosses, view_digest
+from index.english.view import reads_view, sentence_glosses, view_digest
 
 PASSAGES = ["马斯克的公司和 Cursor 达成了算力合作（Compute Partnership）。价格上涨了三倍。"]
 

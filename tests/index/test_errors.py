@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from index import config, corpus, embedding, errors, loading, text, versions
+from index import config, errors
+from index.build import corpus, embedding, loading, versions
+from index.text import language as text
 
 
 @pytest.mark.parametrize(

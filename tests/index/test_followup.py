@@ -1,13 +1,13 @@
-"""Which questions of a conversation lean on the one before (index/followup.py), and how the engine
+"""Which questions of a conversation lean on the one before (index/answer/followup.py), and how the engine
 answers them: a follow-up with the question before, a question with its own subject afresh."""
 
 from __future__ import annotations
 
 import pytest
 
-from index.answering.compose import MAX_ANSWER_CHARS, widen
-from index.followup import asks_only_for_more, leans_on_context, refers_back
-from index.tokenizer import tokenize
+from index.answer.compose import MAX_ANSWER_CHARS, widen
+from index.answer.followup import asks_only_for_more, leans_on_context, refers_back
+from index.text.tokens import tokenize
 from tests.index.test_answers import SWE_ZH, check_citations
 
 

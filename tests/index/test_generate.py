@@ -13,12 +13,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from index.generate import MAX_RETRIES, Generator, retry_delay
-from index.llm_citations import Quote, apply_generated, sentence_quotes, to_citations
-from index.llm_outcome import SENTINEL, Done, GeneratedAnswer, GenerationFailure, Partial
-from index.llm_prompt import build_messages, neutralise
-from index.llm_settings import LLMSettings
-from index.llm_verify import normalise_markers, preview, renumber, verify
+from index.generate.citations import Quote, apply_generated, sentence_quotes, to_citations
+from index.generate.generator import MAX_RETRIES, Generator, retry_delay
+from index.generate.outcome import SENTINEL, Done, GeneratedAnswer, GenerationFailure, Partial
+from index.generate.prompt import build_messages, neutralise
+from index.generate.settings import LLMSettings
+from index.generate.verify import normalise_markers, preview, renumber, verify
 from index.models import AskResult, Citation, Passage
 from tests.fakeopenai import FakeOpenAI, Reply
 
@@ -225,8 +225,8 @@ class _Stored:
     """The few StoredIndex members sentence_quotes and answer.citation_for read."""
 
     def __init__(self) -> None:
+        from index.build.store import Sentence
         from index.models import Chunk
-        from index.store import Sentence
 
         text = "第一句。第二句。\n第三句。"
         self.chunks = [
@@ -323,13 +323,13 @@ def test_valid_citations(server: FakeOpenAI, generator: Generator) -> None:
 def test_api_key_is_sent_and_never_logged(server: FakeOpenAI, caplog: pytest.LogCaptureFixture) -> None:
     gen = Generator(_settings(server, api_key="sk-very-secret"))
     server.script(Reply.error(401, "Incorrect API key provided: sk-very-secret"))
-    with caplog.at_level(logging.DEBUG, logger="index.generate"):
+    with caplog.at_level(logging.DEBUG, logger="index.generate.generator"):
         outcome = gen.generate("q?", PASSAGES, "en")
     gen.close()
     assert outcome == GenerationFailure("http_status", "HTTP 401")
     assert server.requests[0].headers["Authorization"] == "Bearer sk-very-secret"
     assert len(server.requests) == 1  # 401 is not retried
-    lines = [r for r in caplog.records if r.name == "index.generate"]
+    lines = [r for r in caplog.records if r.name == "index.generate.generator"]
     assert len(lines) == 1 and "http_status" in lines[0].getMessage()
     assert "sk-very-secret" not in caplog.text
 
@@ -342,7 +342,7 @@ def test_invalid_citation_numbers_are_stripped(server: FakeOpenAI, generator: Ge
 
 def test_no_citations_falls_back(server: FakeOpenAI, generator: Generator, caplog: pytest.LogCaptureFixture) -> None:
     server.script(Reply.text("Composer 2 is built on Kimi K2.5."))
-    with caplog.at_level(logging.WARNING, logger="index.generate"):
+    with caplog.at_level(logging.WARNING, logger="index.generate.generator"):
         assert generator.generate("q?", PASSAGES, "en").reason == "uncited"  # type: ignore[union-attr]
     assert len(caplog.records) == 1 and "uncited" in caplog.records[0].getMessage()
 

@@ -1,4 +1,4 @@
-"""index/glosses.py and gloss_training.py: the English gloss a Chinese word is rendered with."""
+"""index/english/glosses.py and gloss_training.py: the English gloss a Chinese word is rendered with."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from index.crosslingual import every_entry
-from index.gloss_training import (
+from index.english.dictionary import every_entry
+from index.english.glosses import TABLE_FILE, choices, chosen_gloss, read_table, write_table
+from index.english.lexicon import build_lexicon, gloss_candidates, shortest
+from index.train.glosses import (
     ParallelText,
     agreement,
     changes,
@@ -20,8 +22,6 @@ from index.gloss_training import (
     e5_encode,
     fit_penalty,
 )
-from index.glosses import TABLE_FILE, choices, chosen_gloss, read_table, write_table
-from index.lexicon import build_lexicon, gloss_candidates, shortest
 
 
 def test_table_round_trip(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""index/grounding.py, and a generated answer checked before it is shown: wrong answers of the kind
+"""index/generate/grounding.py, and a generated answer checked before it is shown: wrong answers of the kind
 a real 1.5B model wrote, fed through the fake OpenAI-compatible server, end in the English line."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ import re
 
 import pytest
 
-from index.english_answer import lexicon_of
-from index.grounding import Grounding, sentences
-from index.lexicon import english_vocabulary
-from index.llm_settings import LLMSettings
+from index.answer.english_line import lexicon_of
+from index.english.lexicon import english_vocabulary
+from index.generate.grounding import Grounding, sentences
+from index.generate.settings import LLMSettings
 from tests.fakeopenai import FakeOpenAI, Reply
 from tests.index.support import REPO
 

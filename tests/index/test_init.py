@@ -36,7 +36,7 @@ def test_what_type_checkers_see_is_what_is_exported() -> None:
 def test_an_unknown_name_is_an_attribute_error() -> None:
     with pytest.raises(AttributeError, match="no_such_thing"):
         index.no_such_thing  # noqa: B018
-    assert importlib.import_module("index.commands") is index.commands  # submodules still import as usual
+    assert importlib.import_module("index.cli.commands") is index.cli.commands  # submodules still import as usual
 
 
 def test_import_index_loads_no_numpy_faiss_torch_or_pydantic() -> None:

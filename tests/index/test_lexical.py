@@ -1,4 +1,4 @@
-"""Tokens and BM25 (index/tokenizer.py, index/stopwords.py, index/lexical.py)."""
+"""Tokens and BM25 (index/text/tokens.py, index/text/stopwords.py, index/build/lexical.py)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from index.lexical import LexicalIndex
-from index.stopwords import EN_STOPWORDS, ZH_STOPWORDS
-from index.tokenizer import tokenize
+from index.build.lexical import LexicalIndex
+from index.text.stopwords import EN_STOPWORDS, ZH_STOPWORDS
+from index.text.tokens import tokenize
 
 
 @pytest.mark.parametrize(
@@ -105,7 +105,7 @@ QUERIES = [["价格"], ["composer", "2.5"], ["马斯克", "站台", "价格"], [
 
 @pytest.mark.parametrize("mmap", [True, False])
 def test_a_saved_lexical_index_loads_with_the_same_vocabulary_and_scores(tmp_path: Path, mmap: bool) -> None:
-    from index.lexical import LEXICAL_FILES
+    from index.build.lexical import LEXICAL_FILES
 
     built = LexicalIndex(TEXTS)
     built.save(tmp_path)
@@ -142,7 +142,7 @@ def test_an_empty_lexical_index_saves_nothing_and_loads(tmp_path: Path) -> None:
     ["missing vocabulary", "missing matrix", "other document count", "vocabulary not JSON", "matrix garbage"],
 )
 def test_a_broken_saved_lexical_index_fails_to_load(tmp_path: Path, breakage: str) -> None:
-    from index.lexical import LEXICAL_FILES
+    from index.build.lexical import LEXICAL_FILES
 
     LexicalIndex(TEXTS).save(tmp_path)
     size = len(TEXTS)
@@ -214,7 +214,7 @@ def test_the_tokenizer_follows_an_edit_of_the_tech_terms(tmp_path, monkeypatch) 
     # a rebuild in a running bot after an edit tokenizes with the edited terms, as its glossary is made
     import os
 
-    from index import tokenizer
+    from index.text import tokens as tokenizer
 
     terms = tmp_path / "tech_terms.tsv"
     monkeypatch.setattr(tokenizer, "terms_path", lambda: terms)
@@ -230,7 +230,7 @@ def test_concurrent_first_questions_make_one_tokenizer() -> None:
     """A cold burst: every thread that needs the tokenizer first gets the same one, made once."""
     import threading
 
-    from index import tokenizer
+    from index.text import tokens as tokenizer
 
     tokenizer._jieba_for.cache_clear()
     start = threading.Barrier(8)

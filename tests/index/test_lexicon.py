@@ -1,9 +1,9 @@
-"""index/lexicon.py: readable Chinese → English words from the tech terms and CC-CEDICT."""
+"""index/english/lexicon.py: readable Chinese → English words from the tech terms and CC-CEDICT."""
 
 from __future__ import annotations
 
-from index.english import EnglishUnit, english_line
-from index.lexicon import build_lexicon, corpus_words, lexicon_for, own_names, readable_gloss
+from index.english.lexicon import build_lexicon, corpus_words, lexicon_for, own_names, readable_gloss
+from index.english.render import EnglishUnit, english_line
 
 
 def test_readable_gloss() -> None:
@@ -56,7 +56,7 @@ def test_an_own_name_is_rendered_exactly_wherever_the_term_recurs() -> None:
 
 
 def test_an_affix_is_no_gloss() -> None:
-    from index.lexicon import readable_glosses
+    from index.english.lexicon import readable_glosses
 
     assert readable_glosses("zhe3", "(after a verb) one who (is) .../-er/-ist/") == ["one who"]
     assert readable_glosses("ci4", "second/vice-/sub-/") == ["second"]
@@ -70,7 +70,7 @@ def test_every_character_of_the_corpus_is_a_word_of_its_own_too() -> None:
 
 
 def test_name_characters_are_those_the_dictionary_mostly_uses_in_names() -> None:
-    from index.crosslingual import name_shares
+    from index.english.dictionary import name_shares
 
     shares = name_shares()
     assert shares["尔"] > 0.8 and shares["斯"] > 0.8  # transliteration: 尔 in 达尔文, 斯 in 斯大林
@@ -81,7 +81,7 @@ def test_name_characters_are_those_the_dictionary_mostly_uses_in_names() -> None
 
 def test_a_gloss_in_digits_is_no_gloss() -> None:
     # CC-CEDICT glosses 一 "one; 1; single; a (article)": the digit is the number, not the word
-    from index.lexicon import readable_glosses
+    from index.english.lexicon import readable_glosses
 
     glosses = readable_glosses("yi1", "/one/1/single/a (article)/")
     assert "1" not in glosses and "one" in glosses

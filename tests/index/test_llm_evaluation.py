@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from index.evaluation import EvalQuestion, evaluate, holds_english_fact, is_english_line
-from index.llm_evaluation import evaluate_llm
+from index.evaluate.llm import evaluate_llm
+from index.evaluate.metrics import EvalQuestion, evaluate, holds_english_fact, is_english_line
 from index.models import AskResult, Citation, Passage
 
 PASSAGE = Passage(rank=1, chunk_id="c1", doc_id="d", section="s", paragraphs=[1], start=0, end=20,

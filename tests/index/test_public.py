@@ -1,12 +1,13 @@
-"""The public sets' protocol (index/public.py) and its metrics (index/evaluation.py), on small synthetic sets."""
+"""The public sets' protocol (index/evaluate/public.py) and its metrics (index/evaluate/metrics.py), on small
+synthetic sets."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from index import public
-from index.evaluation import public_metrics, public_row
+from index.evaluate import public
+from index.evaluate.metrics import public_metrics, public_row
 from index.models import AskResult, Passage
 
 
@@ -107,7 +108,7 @@ def test_metrics_ignore_white_space_and_count_declines() -> None:
 
 
 def test_the_english_line_is_scored_against_the_english_gold() -> None:
-    from index.evaluation import holds_english_answer
+    from index.evaluate.metrics import holds_english_answer
 
     gold_en = ["Isaac Newton", "Newton"]
     rows = [
@@ -124,7 +125,7 @@ def test_the_english_line_is_scored_against_the_english_gold() -> None:
 
 
 def test_xquad_sets_carry_the_english_gold(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from index.public import english_answers_by_id
+    from index.evaluate.public import english_answers_by_id
 
     path = tmp_path / "en.json"
     path.write_text(
@@ -137,7 +138,7 @@ def test_xquad_sets_carry_the_english_gold(tmp_path) -> None:  # type: ignore[no
 
 
 def test_the_public_table_has_a_row_per_set_and_language() -> None:
-    from index.evaluation import PublicMetrics, public_table
+    from index.evaluate.metrics import PublicMetrics, public_table
 
     text = public_table([("xquad-heldout", "en", PublicMetrics(answerable=3, near_topic=1, answered=0.5))])
     head, rule, row = text.splitlines()

@@ -1,4 +1,4 @@
-"""Answer quality must not regress: the evaluation harness (index/evaluation.py) over the question
+"""Answer quality must not regress: the evaluation harness (index/evaluate/metrics.py) over the question
 sets in tests/eval, with the session engine, against the figures measured on this code.
 
 A figure may read one question apart on another machine (CPUs round embeddings differently, and a
@@ -15,7 +15,7 @@ import math
 
 import pytest
 
-from index.evaluation import EvalQuestion, Metrics, Report, evaluate, load_questions, table
+from index.evaluate.metrics import EvalQuestion, Metrics, Report, evaluate, load_questions, table
 from tests.index.support import REPO
 
 EVAL = REPO / "tests" / "eval"
@@ -46,7 +46,7 @@ SETS = {
         "holdout_blind9.jsonl",
     ],
     # follow-ups, each with the question it follows as context: the dev ones shaped the rule
-    # (index/followup.py), the holdout ones were written before their first run
+    # (index/answer/followup.py), the holdout ones were written before their first run
     "followups": ["followups_dev.jsonl", "followups_holdout.jsonl"],
 }
 # Measured 2026-12-04 on an Intel machine with AVX-512 (the model of index/data/answer_model.json,

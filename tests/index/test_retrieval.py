@@ -1,12 +1,12 @@
-"""Hybrid retrieval (index/retrieval.py): fusion arithmetic, and the three modes on the real index."""
+"""Hybrid retrieval (index/retrieve/retriever.py): fusion arithmetic, and the three modes on the real index."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from index.retrieval import bias_language, lexical_leader, rrf, top_indices
-from index.tokenizer import tokenize
+from index.retrieve.retriever import bias_language, lexical_leader, rrf, top_indices
+from index.text.tokens import tokenize
 
 SWE_ZH = "Composer 2.5 在 SWE-bench Verified 上的成绩是多少？"
 
@@ -161,7 +161,7 @@ def test_the_english_view_ranks_an_english_questions_passages_too() -> None:
     English glosses against the question's own vector; a Chinese question's fusion is left alone."""
     import dataclasses
 
-    from index.retrieval import RetrievalParams, Retriever
+    from index.retrieve.retriever import RetrievalParams, Retriever
     from tests.index.answering.support import build_stored, hashed_vector, sentence_id
 
     stored = build_stored()

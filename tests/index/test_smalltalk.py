@@ -1,10 +1,10 @@
-"""Greetings and thanks (index/smalltalk.py), and how the engine replies to them."""
+"""Greetings and thanks (index/answer/smalltalk.py), and how the engine replies to them."""
 
 from __future__ import annotations
 
 import pytest
 
-from index.smalltalk import small_talk, small_talk_reply
+from index.answer.smalltalk import small_talk, small_talk_reply
 
 
 @pytest.mark.parametrize(

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from index.build.store import CURRENT, VERSIONS
 from index.config import load_settings
 from index.errors import IndexLoadError
 from index.startup import open_engine
-from index.store import CURRENT, VERSIONS
 
 pytestmark = pytest.mark.model  # builds the tiny corpus's index
 

@@ -1,4 +1,4 @@
-"""The on-disk index (index/store.py): what a load validates, and atomic versioned writes.
+"""The on-disk index (index/build/store.py): what a load validates, and atomic versioned writes.
 
 Breakage is done to copies of the real session index; nothing here is mocked."""
 
@@ -16,11 +16,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from index.embedding import get_embedder
-from index.errors import IndexLoadError
-from index.lexical import LEXICAL_FILES, LexicalIndex
-from index.loading import load_current, load_version
-from index.store import (
+from index.build.embedding import get_embedder
+from index.build.lexical import LEXICAL_FILES, LexicalIndex
+from index.build.loading import load_current, load_version
+from index.build.store import (
     BACKGROUND,
     CHUNK_VECTORS,
     CHUNKS,
@@ -32,8 +31,9 @@ from index.store import (
     STAGING_LOCK,
     make_vector_index,
 )
-from index.tokenizer import TOKENIZER_VERSION, tokenize
-from index.versions import current_version, remove_abandoned_staging, write_version
+from index.build.versions import current_version, remove_abandoned_staging, write_version
+from index.errors import IndexLoadError
+from index.text.tokens import TOKENIZER_VERSION, tokenize
 from tests.index.support import ARTICLE
 
 FIX = "python -m index build"
@@ -61,7 +61,7 @@ def test_the_built_index_loads_and_is_consistent(built_index) -> None:  # type: 
     norms = np.linalg.norm(stored.chunk_vectors(), axis=1)
     assert np.allclose(norms, 1.0, atol=1e-3)
     assert np.allclose(np.linalg.norm(stored.sentence_vectors, axis=1), 1.0, atol=1e-3)
-    # each sentence's English gloss, embedded: the English view (index/english_view.py)
+    # each sentence's English gloss, embedded: the English view (index/english/view.py)
     assert stored.glosses is not None and stored.gloss_vectors is not None
     assert len(stored.glosses) == len(stored.sentences) and stored.gloss_vectors.shape == (len(stored.sentences), 384)
     assert np.allclose(np.linalg.norm(stored.gloss_vectors, axis=1), 1.0, atol=1e-3)
@@ -273,7 +273,7 @@ def test_vector_index_kinds(threshold: int, kind: str) -> None:
 def test_single_query_search_runs_on_one_thread_and_builds_use_every_core(threshold: int) -> None:
     import faiss
 
-    from index.store import search_vectors
+    from index.build.store import search_vectors
 
     rng = np.random.default_rng(7)
     vectors = rng.normal(size=(200, 32)).astype(np.float32)
@@ -288,8 +288,8 @@ def test_single_query_search_runs_on_one_thread_and_builds_use_every_core(thresh
 
 
 def test_the_lexical_index_is_stored_with_the_version_and_loads_as_built(built_index) -> None:  # type: ignore[no-untyped-def]
-    from index.chunking import passage_text
-    from index.retrieval import Retriever
+    from index.build.chunking import passage_text
+    from index.retrieve.retriever import Retriever
 
     questions_file = Path(__file__).parents[1] / "eval" / "dev_questions.jsonl"
     stored = load_current(built_index.index_dir)
@@ -307,8 +307,8 @@ def test_the_lexical_index_is_stored_with_the_version_and_loads_as_built(built_i
 
 
 def test_a_version_from_before_the_lexical_files_indexes_its_chunks_at_load(index_copy) -> None:  # type: ignore[no-untyped-def]
-    from index.chunking import passage_text
-    from index.retrieval import Retriever
+    from index.build.chunking import passage_text
+    from index.retrieve.retriever import Retriever
 
     version = _version_dir(index_copy.index_dir)
     for name in LEXICAL_FILES.values():

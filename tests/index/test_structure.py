@@ -1,11 +1,11 @@
-"""Questions that point at a part of the article (index/structure.py) and how they are answered."""
+"""Questions that point at a part of the article (index/retrieve/references.py) and how they are answered."""
 
 from __future__ import annotations
 
 import pytest
 
-from index.chunking import SECTION_SEPARATOR
-from index.structure import (
+from index.build.chunking import SECTION_SEPARATOR
+from index.retrieve.references import (
     LAST,
     ItemReference,
     SectionReference,

@@ -1,10 +1,10 @@
-"""Question clean-up, validation and language detection (index/text.py)."""
+"""Question clean-up, validation and language detection (index/text/language.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from index.text import (
+from index.text.language import (
     MAX_QUESTION_CHARS,
     QuestionError,
     clean_question,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from index.retrieval import Retriever
-from index.store import StoredIndex
+from index.build.store import StoredIndex
+from index.retrieve.retriever import Retriever
 from tests.index.answering.support import build_stored
 
 

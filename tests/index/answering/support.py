@@ -8,13 +8,13 @@ from pathlib import Path
 
 import numpy as np
 
-from index.background import background_questions, compute_background
-from index.build import chunk_sentences, passage_text
-from index.chunking import chunk_document
-from index.corpus import DocumentMeta
-from index.crosslingual import build_glossary
-from index.lexical import LexicalIndex
-from index.store import ChunkerSettings, CorpusDocument, Manifest, StoredIndex, make_vector_index
+from index.build.background import background_questions, compute_background
+from index.build.builder import chunk_sentences, passage_text
+from index.build.chunking import chunk_document
+from index.build.corpus import DocumentMeta
+from index.build.lexical import LexicalIndex
+from index.build.store import ChunkerSettings, CorpusDocument, Manifest, StoredIndex, make_vector_index
+from index.english.dictionary import build_glossary
 
 DIM = 64
 TITLE = "测试文章：水果与火车"

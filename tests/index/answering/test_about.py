@@ -1,10 +1,10 @@
-"""Questions about the article itself (index/answering/about.py): pure, no index."""
+"""Questions about the article itself (index/answer/about.py): pure, no index."""
 
 from __future__ import annotations
 
 import pytest
 
-from index.answering.about import is_author_question, is_meta_question, is_overview_question
+from index.answer.about import is_author_question, is_meta_question, is_overview_question
 
 SWE_ZH = "Composer 2.5 在 SWE-bench Verified 上的成绩是多少？"
 

@@ -1,11 +1,11 @@
-"""Choosing and composing the answer's units (index/answering/compose.py), on the synthetic index."""
+"""Choosing and composing the answer's units (index/answer/compose.py), on the synthetic index."""
 
 from __future__ import annotations
 
 import re
 
-from index.answering.compose import MAX_ANSWER_CHARS, choose, compose, whole_list, widen, with_heading
-from index.store import StoredIndex
+from index.answer.compose import MAX_ANSWER_CHARS, choose, compose, whole_list, widen, with_heading
+from index.build.store import StoredIndex
 from tests.index.answering.support import sentence_id
 
 

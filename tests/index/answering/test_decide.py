@@ -1,15 +1,15 @@
-"""The gate's features (index/answering/decide.py), on the synthetic index."""
+"""The gate's features (index/answer/decide.py), on the synthetic index."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from index.answering.candidates import candidates
-from index.answering.decide import EVIDENCE, GATE_FEATURES, gate_vector, retrieval_evidence
-from index.answering.features import candidate_matrix, question_terms
-from index.retrieval import Retriever
-from index.store import StoredIndex
-from index.tokenizer import tokenize
+from index.answer.candidates import candidates
+from index.answer.decide import EVIDENCE, GATE_FEATURES, gate_vector, retrieval_evidence
+from index.answer.features import candidate_matrix, question_terms
+from index.build.store import StoredIndex
+from index.retrieve.retriever import Retriever
+from index.text.tokens import tokenize
 from tests.index.answering.support import hashed_vector
 
 COLUMN = {name: i for i, name in enumerate(GATE_FEATURES)}
@@ -49,8 +49,8 @@ def test_a_name_no_passage_writes_is_counted(stored: StoredIndex, retriever: Ret
 
 
 def test_nothing_retrieved(stored: StoredIndex, retriever: Retriever) -> None:
-    from index.answering.features import Terms
-    from index.retrieval import SearchOutcome
+    from index.answer.features import Terms
+    from index.retrieve.retriever import SearchOutcome
 
     empty = SearchOutcome([], {}, [], [])
     terms = Terms((), (), (), 0, frozenset(), frozenset())

@@ -1,9 +1,9 @@
-"""What a decline says (index/answering/decline.py)."""
+"""What a decline says (index/answer/decline.py)."""
 
 from __future__ import annotations
 
-from index.answering.decline import decline_text, names, unmentioned
-from index.answering.features import Terms
+from index.answer.decline import decline_text, names, unmentioned
+from index.answer.features import Terms
 
 
 def terms(absent: tuple[str, ...]) -> Terms:

@@ -1,15 +1,15 @@
-"""Candidates and their features (index/answering/candidates.py, features.py), on the synthetic index."""
+"""Candidates and their features (index/answer/candidates.py, features.py), on the synthetic index."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from index.answering.candidates import candidates
-from index.answering.features import CANDIDATE_FEATURES, Terms, candidate_matrix, question_terms
-from index.retrieval import Retriever, SearchOutcome
-from index.store import StoredIndex
-from index.tokenizer import tokenize
+from index.answer.candidates import candidates
+from index.answer.features import CANDIDATE_FEATURES, Terms, candidate_matrix, question_terms
+from index.build.store import StoredIndex
+from index.retrieve.retriever import Retriever, SearchOutcome
+from index.text.tokens import tokenize
 from tests.index.answering.support import hashed_vector, sentence_id
 
 COLUMN = {name: i for i, name in enumerate(CANDIDATE_FEATURES)}
@@ -62,7 +62,7 @@ def test_feature_matrix(stored: StoredIndex, retriever: Retriever) -> None:
 
 
 def test_a_word_every_candidate_holds_weighs_nothing_locally() -> None:
-    from index.answering.features import _local_shares
+    from index.answer.features import _local_shares
 
     terms = Terms((frozenset(["火车"]), frozenset(["卧铺"])), (1.0, 1.0), (), 2, frozenset(), frozenset())
     texts = [frozenset(["火车", "卧铺"]), frozenset(["火车"]), frozenset(["火车", "北京"])]

@@ -1,4 +1,4 @@
-"""The trees the answer path reads (index/answering/model.py): exactly LightGBM's, saved and read back."""
+"""The trees the answer path reads (index/answer/model.py): exactly LightGBM's, saved and read back."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from index.answering.decide import GATE_FEATURES
-from index.answering.features import CANDIDATE_FEATURES
-from index.answering.model import (
+from index.answer.decide import GATE_FEATURES
+from index.answer.features import CANDIDATE_FEATURES
+from index.answer.model import (
     MODEL_FILE,
     AnswerModel,
     Decision,

@@ -1,10 +1,10 @@
-"""What a question asks for and what a sentence holds (index/answering/question_type.py)."""
+"""What a question asks for and what a sentence holds (index/answer/question_type.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from index.answering.question_type import ASKED, HELD, asked_type, asked_vector, asks_for_several, held_vector
+from index.answer.question_type import ASKED, HELD, asked_type, asked_vector, asks_for_several, held_vector
 
 
 @pytest.mark.parametrize(

@@ -1,10 +1,10 @@
-"""The pure parts of training (index/answering/training.py): thresholds and the second unit's ratio."""
+"""The pure parts of training (index/train/fit.py): thresholds and the second unit's ratio."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from index.answering.training import Example, second_ratio_for, thresholds_for
+from index.train.fit import Example, second_ratio_for, thresholds_for
 
 
 def test_thresholds_keep_false_abstention_at_the_rate_in_each_language() -> None:
@@ -41,7 +41,7 @@ def test_weights_decide_the_threshold() -> None:
 
 
 def test_a_handful_of_questions_cannot_weigh_as_much_as_a_kind_of_question() -> None:
-    from index.answering.training import FULL_GROUP, _question_weights
+    from index.train.fit import FULL_GROUP, _question_weights
 
     def asked(language: str, n: int) -> list[Example]:
         return [Example("q", "a", "cmrc", language, "in", np.zeros((1, 1)), np.ones(1, bool), np.zeros(8))] * n
@@ -73,7 +73,7 @@ def test_the_near_topic_threshold_takes_what_the_other_gate_leaves_of_the_rate()
 def test_the_hedge_margin_marks_at_most_the_rate_of_right_answers() -> None:
     """Right answers (answered, the best candidate holds it) under the margin are at most
     HEDGE_RIGHT_RATE of them; declined questions (margin < 0) and wrong answers don't count."""
-    from index.answering.training import HEDGE_RIGHT_RATE, hedge_margins_for
+    from index.train.fit import HEDGE_RIGHT_RATE, hedge_margins_for
 
     rng = np.random.default_rng(1)
     margins = rng.normal(loc=1.0, scale=2.0, size=4000)
@@ -91,7 +91,7 @@ def test_the_hedge_margin_marks_at_most_the_rate_of_right_answers() -> None:
 def test_the_hedge_margin_holds_the_rate_in_every_source() -> None:
     """A source whose right answers sit closer to the thresholds sets the margin for all: pooled
     with one whose right answers are far above them, it would be marked more than the rate."""
-    from index.answering.training import HEDGE_RIGHT_RATE, hedge_margins_for
+    from index.train.fit import HEDGE_RIGHT_RATE, hedge_margins_for
 
     rng = np.random.default_rng(2)
     margins = np.concatenate([rng.uniform(0, 4, size=1000), rng.uniform(3, 10, size=3000)])

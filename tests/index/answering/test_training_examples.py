@@ -1,4 +1,4 @@
-"""The background's questions as off-topic training examples (index/answering/training_examples.py)."""
+"""The background's questions as off-topic training examples (index/train/examples.py)."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from index import public
-from index.answering.decide import EVIDENCE
-from index.answering.training_examples import collect_background
-from index.background import background_questions
-from index.text import detect_language
+from index.answer.decide import EVIDENCE
+from index.build.background import background_questions
+from index.evaluate import public
+from index.text.language import detect_language
+from index.train.examples import collect_background
 from tests.index.support import TINY_DOCS
 
 

@@ -1,11 +1,11 @@
-"""The understand step (index/answering/understand.py): pure, no index."""
+"""The understand step (index/answer/understand.py): pure, no index."""
 
 from __future__ import annotations
 
 import pytest
 
-from index.answering.understand import clean_conversation, understand
-from index.text import QuestionError
+from index.answer.understand import clean_conversation, understand
+from index.text.language import QuestionError
 
 TITLES = ["Composer 2/2.5 技术拆解与行业启示"]
 

@@ -1,8 +1,8 @@
-"""The document structure answers are built from (index/answering/units.py), on the synthetic index."""
+"""The document structure answers are built from (index/answer/units.py), on the synthetic index."""
 
 from __future__ import annotations
 
-from index.answering.units import (
+from index.answer.units import (
     citation_for,
     is_heading,
     is_lead_in,
@@ -11,7 +11,7 @@ from index.answering.units import (
     render_sentence,
     table_rows,
 )
-from index.store import StoredIndex
+from index.build.store import StoredIndex
 from tests.index.answering.support import sentence_id
 
 

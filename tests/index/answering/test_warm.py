@@ -1,10 +1,10 @@
-"""The questions warm-up asks (index/answering/warm.py), on the synthetic index."""
+"""The questions warm-up asks (index/answer/warm.py), on the synthetic index."""
 
 from __future__ import annotations
 
-from index.answering.warm import MIN_HAN, warm_questions
-from index.retrieval import Retriever
-from index.store import StoredIndex
+from index.answer.warm import MIN_HAN, warm_questions
+from index.build.store import StoredIndex
+from index.retrieve.retriever import Retriever
 
 
 def test_a_chinese_sentence_of_the_corpus_and_an_english_question_on_its_most_frequent_word(

@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.exts.admin._reload import rebuild_and_swap, reload_if_new
-from index.build import build_index
+from index.build.builder import build_index
+from index.build.store import CURRENT, VERSIONS
 from index.engine import Engine
-from index.store import CURRENT, VERSIONS
 
 QUESTION = "Composer 2.5 在 SWE-bench Verified 上的成绩是多少？"
 

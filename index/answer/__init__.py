@@ -1,0 +1,1 @@
+"""The answer pipeline: understand the question, choose sentences, decide, compose with citations."""

@@ -1,0 +1,191 @@
+"""Questions about the article itself (who wrote it, when, what it says overall) and their answers:
+from the documents' metadata and each top-level section's most central sentence, cited.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+import numpy as np
+
+from index.answer.messages import message
+from index.answer.units import citation_for, render_sentence
+from index.build.chunking import SECTION_SEPARATOR
+from index.build.store import StoredIndex
+from index.models import Citation
+from index.text.tokens import tokenize
+
+_OVERVIEW = re.compile(
+    r"(讲了?(什么|啥)|说了?(什么|啥)|主要内容|内容是什么|(用)?一句话|概括|总结(一下|下)?|摘要|大意|主旨|要点|核心观点|主要观点|"
+    r"讲的是什么|summar(y|ize|ise)|overview|main (points|ideas?|takeaways?)|key (points|takeaways)|tl;?dr|gist|"
+    r"in (one|a) (sentence|line)|"
+    r"what('s| is) (this|the) (article|post|text) about|what does (this|the) (article|post) (say|cover|discuss))",
+    re.IGNORECASE,
+)
+
+
+_META = re.compile(
+    r"(作者是谁|谁是作者|作者叫|作者名|谁写的|是谁写|写的人|(文章|本文|这篇).{0,6}(副标题|标题|题目|名字|叫什么|叫啥)"
+    r"|(副标题|标题|题目)是什么|(文章|本文|这篇).{0,8}(发表|发布|写)(的|于)?.{0,4}(时间|日期|哪一?天|什么时候|何时|哪一?年|几月几号)"
+    r"|(什么时候|哪一?天|何时|哪一?年|几月几号|几号).{0,4}(发表|写)的"
+    r"|who('s| is| was)? (is )?the (author|writer)|author of (this|the)|who wrote|written by whom"
+    r"|(title|subtitle|headline|name) of (this|the) (article|post|piece)"
+    r"|(article|post|piece)'?s? (title|subtitle|headline|author|date|publication)"
+    r"|(when|(what|which) (year|date|day|month)) (was|is) (it|(this|the) (article|post|piece))"
+    r" (published|written|posted)"
+    r"|(when|(what|which) (year|date|day|month)) did (it|(this|the) (article|post|piece)) (come|came) out"
+    r"|(what|which) (date|day) is (it|this|the (article|post|piece)) (from|dated)"
+    r"|publication date)",
+    re.IGNORECASE,
+)
+
+
+_ARTICLE_WORD = re.compile(
+    r"(文章|本文|这篇|全文|\b(?:article|post|piece|text|this|it|breakdown|write-?up|essay)\b)", re.IGNORECASE
+)
+
+
+_LATIN = re.compile(r"[a-z0-9]", re.IGNORECASE)
+
+
+def _only(
+    pattern: re.Pattern[str],
+    question: str,
+    naming: frozenset[str] = frozenset(),
+    also: frozenset[str] = frozenset(),
+) -> bool:
+    """The pattern matches and nothing else is asked: no content words remain once the match and
+    words for 'the article' are removed ('Cursor 的 CEO 说了什么？' is about the CEO). ``naming``:
+    words that say which article is meant, beside a word for it ("this Composer breakdown"; alone,
+    "Who wrote Composer 2.5?" is about the model); ``also``: words that ask more of the same kind."""
+    if not pattern.search(question):
+        return False
+    rest = pattern.sub(" ", question)
+    named = bool(_ARTICLE_WORD.search(rest))
+    return not [t for t in tokenize(_ARTICLE_WORD.sub(" ", rest)) if not (named and t in naming) and t not in also]
+
+
+def is_overview_question(question: str) -> bool:
+    """'这篇文章讲了什么？', 'summarize the article', 'what are the main points?'."""
+    return _only(_OVERVIEW, question)
+
+
+# what else a question about the article itself may ask beside what _META matched: "Who wrote this
+# piece and what date is on it?", "…and when was it dated?"
+_META_WORDS = frozenset(
+    ["date", "dated", "day", "year", "month", "author", "writer", "wrote", "written", "published", "title"]
+)
+
+
+def is_meta_question(question: str, titles: Sequence[str] = ()) -> bool:
+    """Questions about the article itself: who wrote it, its title, when it was published
+    (not 'who is the author of Kimi K2.5?'). The Latin words of a title name the article too:
+    "who wrote this Composer breakdown?" (a Chinese title's words are content words: "启示")."""
+    return _only(_META, question, _latin_words(tuple(titles)), _META_WORDS)
+
+
+@lru_cache(maxsize=64)
+def _latin_words(titles: tuple[str, ...]) -> frozenset[str]:
+    """The titles' Latin-script words (once per corpus, not once per question)."""
+    return frozenset(t for title in titles for t in tokenize(title) if _LATIN.match(t))
+
+
+# What is left of "Who is Kate?" / "Kate 是谁" / "介绍一下 Kate" once the name is taken out.
+_ABOUT_PERSON = re.compile(r"(tell me about|介绍一下|介绍|什么人|何许人|是干什么的|是做什么的|是干嘛的)", re.IGNORECASE)
+
+
+def is_author_question(question: str, authors: list[str]) -> bool:
+    """'Who is Kate?' about the article's author, by name, and nothing else: the article knows her
+    only as its author, so the byline answers it (not a passage that happens to score best)."""
+    for author in filter(None, authors):
+        name = re.compile(re.escape(author), re.IGNORECASE)
+        if name.search(question):
+            rest = _ABOUT_PERSON.sub(" ", _ARTICLE_WORD.sub(" ", name.sub(" ", question)))
+            if not tokenize(rest):
+                return True
+    return False
+
+
+def _header_citation(stored: StoredIndex, doc_id: str, n: int) -> Citation | None:
+    """A citation of a document's title and byline lines (its header chunk, StoredIndex.header_chunks)."""
+    index = next((i for i in sorted(stored.header_chunks) if stored.chunks[i].doc_id == doc_id), None)
+    if index is None:
+        return None
+    own = stored.sentences_of(index)
+    if not own:
+        return None
+    header = stored.chunks[index]
+    cite = citation_for(stored, n, stored.sentences[own[0]])
+    cite.end = stored.sentences[own[-1]].end
+    cite.quote = header.text[: cite.end - header.start]
+    cite.paragraphs = header.paragraphs
+    return cite
+
+
+def meta_answer(stored: StoredIndex, language: str) -> tuple[str, list[Citation]]:
+    """Title, author and date from the documents' metadata, cited to their title/byline lines."""
+    citations: list[Citation] = []
+    lines = []
+    for doc in stored.manifest.documents:
+        meta = doc.meta
+        cite = _header_citation(stored, meta.doc_id, len(citations) + 1)
+        marker, byline = "", ""
+        if cite is not None:
+            citations.append(cite)
+            marker = f" [{cite.n}]"
+            byline = " ".join(cite.quote.split("\n")[1:]).strip()
+        by = message("answer.meta.by", language, author=meta.author) if meta.author else ""
+        date = (byline or meta.date) if language == "zh" else _english_date(meta.date)
+        lines.append(message("answer.meta", language, title=meta.title, by=by, date=date, marker=marker))
+    return "\n".join(lines), citations
+
+
+def _english_date(date: str) -> str:
+    """2026-05-20 or 2026年5月20日 → May 20, 2026 (as written when it is no date)."""
+    from index.text.numbers import quantities, render
+
+    found = [q for q in quantities(date) if q.kind == "date"]
+    return render(found[0]) if found else date
+
+
+def overview(stored: StoredIndex, language: str) -> tuple[str, list[Citation]]:
+    """Title, author and date, then each top-level section with its most central sentence."""
+    citations: list[Citation] = []
+    lines: list[str] = []
+    for doc in stored.manifest.documents:
+        meta = doc.meta
+        byline = " · ".join(x for x in (meta.author, meta.date) if x)
+        header = _header_citation(stored, meta.doc_id, len(citations) + 1)
+        if header is not None:
+            citations.append(header)
+        marker = f" [{header.n}]" if header is not None else ""
+        lines.append(f"《{meta.title}》" + (f"（{byline}）" if byline else "") + marker)
+        for section, sids in _top_sections(stored, meta.doc_id):
+            vectors = stored.sentence_vectors[sids]
+            centre = vectors.mean(axis=0)
+            best = sids[int(np.argmax(vectors @ centre))]
+            n = len(citations) + 1
+            citations.append(citation_for(stored, n, stored.sentences[best]))
+            lines.append(f"• {section}：{render_sentence(stored, stored.sentences[best])} [{n}]")
+    return message("answer.outline", language) + "\n" + "\n".join(lines), citations
+
+
+def _top_sections(stored: StoredIndex, doc_id: str) -> list[tuple[str, list[int]]]:
+    """Top-level sections of a document with their body sentences (headings left out)."""
+    headings = set()
+    for chunk in stored.chunks:
+        if chunk.doc_id == doc_id:
+            headings.update(chunk.section.split(SECTION_SEPARATOR))
+    groups = []
+    for top, chunks in stored.top_sections.get(doc_id, {}).items():
+        sids = [
+            sid
+            for chunk in chunks
+            for sid in stored.sentences_of(chunk)
+            if stored.sentence_text(stored.sentences[sid]) not in headings
+        ]
+        if sids:
+            groups.append((top, sids))
+    return groups

@@ -1,0 +1,172 @@
+"""The compose step: the chosen answer units as an answer — the best unit, what it leads into (a
+list's items, a table's rows, the sentence after a colon), a second unit the scorer rates nearly as
+high — and the answer's text with paragraph-exact citations.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from index.answer.english_line import english_opening
+from index.answer.messages import message
+from index.answer.units import (
+    citation_for,
+    is_heading,
+    is_lead_in,
+    lead_in_of,
+    length,
+    list_items,
+    own_lead,
+    paragraphs_of,
+    render_sentence,
+    table_rows,
+)
+from index.build.store import StoredIndex
+from index.models import Citation
+
+MAX_ANSWER_CHARS = 400
+
+
+def choose(stored: StoredIndex, ranked: Sequence[tuple[int, float]], second_ratio: float) -> list[int]:
+    """The sentences of the answer, in document order. ``ranked``: (sentence, probability) best first.
+    A second sentence joins when the scorer gives it ``second_ratio`` of the best one's probability."""
+    if not ranked:
+        return []
+    best, p_best = ranked[0]
+    chosen = _completed(stored, best)
+    if len(ranked) > 1:
+        second, p_second = ranked[1]
+        same = stored.sentences[second].chunk == stored.sentences[best].chunk
+        if same and p_second >= second_ratio * p_best and second not in chosen:
+            together = sorted({*chosen, *_completed(stored, second)})
+            if length(stored, together) <= MAX_ANSWER_CHARS:
+                chosen = together
+    return sorted(chosen)
+
+
+def whole_list(stored: StoredIndex, chosen: list[int], limit: int = MAX_ANSWER_CHARS) -> list[int]:
+    """For a question asking for several things: a chosen list item or lead-in comes with its
+    lead-in and every item of its list, when they fit."""
+    for sid in chosen:
+        lead = lead_in_of(stored, sid)
+        items = list_items(stored, lead) if lead is not None else []
+        if len(items) > 1:
+            together = sorted({*chosen, lead, *items})
+            if length(stored, together) <= limit:
+                return together
+    return chosen
+
+
+def _completed(stored: StoredIndex, sid: int) -> list[int]:
+    """A sentence with what it needs to be read: a lead-in ("他们做了三件事：") with its list items or
+    table rows, or else the sentence it leads into; as many as fit."""
+    lead = own_lead(stored, sid)
+    if lead is not None and lead >= sid:
+        items = list_items(stored, lead) or table_rows(stored, lead)
+        group = sorted({sid, lead, *items})
+        if len(items) > 1 and length(stored, group) <= MAX_ANSWER_CHARS:
+            return group
+    if is_lead_in(stored, sid):
+        following = sid + 1
+        same_doc = following < len(stored.sentences) and (
+            stored.chunks[stored.sentences[following].chunk].doc_id == stored.chunks[stored.sentences[sid].chunk].doc_id
+        )
+        if same_doc and not is_heading(stored, following):
+            return [sid, following]
+    return [sid]
+
+
+# a sentence opening with "this" points back: 这是 Cursor 真正下功夫的地方 is about the heading above it
+_POINTS_BACK = re.compile(r"^(这|此|该|它|this\b|that\b|it\b)", re.IGNORECASE)
+
+
+def with_heading(stored: StoredIndex, chosen: list[int]) -> list[int]:
+    """The chosen sentences, led by the heading right above the first when that one only points
+    back at it: "这是 Cursor 真正下功夫的地方。" says where only under "阶段二：大规模强化学习（RL）"."""
+    if not chosen:
+        return chosen
+    first = chosen[0]
+    above = first - 1
+    if (
+        above < 0
+        or stored.sentences[above].chunk != stored.sentences[first].chunk
+        or not is_heading(stored, above)
+        or not _POINTS_BACK.match(stored.sentence_text(stored.sentences[first]))
+    ):
+        return chosen
+    return [above, *chosen]
+
+
+def widen(stored: StoredIndex, chosen: list[int], limit: int = MAX_ANSWER_CHARS) -> list[int]:
+    """The chosen sentences with their neighbours in the passage as many as fit in ``limit``
+    characters, the next one before the one before: "详细说说" after an answer gets more of where it
+    came from."""
+    if not chosen:
+        return chosen
+    own = stored.sentences_of(stored.sentences[chosen[0]].chunk)
+    picked = set(chosen)
+    low, high = min(c for c in chosen if c in own), max(c for c in chosen if c in own)
+    while True:
+        options = [i for i in (high + 1, low - 1) if i in own and not is_heading(stored, i)]
+        fitting = [i for i in options if length(stored, [*picked, i]) <= limit]
+        if not fitting:
+            if high not in chosen and is_lead_in(stored, high):
+                picked.discard(high)  # "背后的关系很复杂：" without what it leads into would end the answer
+            return sorted(picked)
+        picked.add(fitting[0])
+        low, high = min(low, fitting[0]), max(high, fitting[0])
+
+
+def compose(stored: StoredIndex, sentences: list[int], language: str, question: str = "") -> tuple[str, list[Citation]]:
+    """Answer text with [n] markers, and its citations (one per cited chunk). A non-Chinese
+    asker gets an English line first (index/english/render.py), then the Chinese it comes from."""
+    citations: list[Citation] = []
+    parts: list[str] = []
+    marker_of: dict[int, int] = {}
+    for sid in sentences:
+        sentence = stored.sentences[sid]
+        if sentence.chunk not in marker_of:
+            marker_of[sentence.chunk] = len(citations) + 1
+            citations.append(citation_for(stored, marker_of[sentence.chunk], sentence))
+        else:  # a second sentence of the same chunk widens that citation
+            cite = citations[marker_of[sentence.chunk] - 1]
+            chunk = stored.chunks[sentence.chunk]
+            cite.start, cite.end = min(cite.start, sentence.start), max(cite.end, sentence.end)
+            cite.quote = chunk.text[cite.start - chunk.start : cite.end - chunk.start]
+            spanned = {*cite.paragraphs, *paragraphs_of(stored, sentence)}
+            # every paragraph the widened quote spans (a table's header row between intro and rows)
+            cite.paragraphs = [p for p in chunk.paragraphs if min(spanned) <= p <= max(spanned)]
+        text = render_sentence(stored, sentence)
+        parts.append(f"{text} —" if is_heading(stored, sid) else text)
+    body = _join(parts, language)
+    markers = "".join(f"[{c.n}]" for c in citations)
+    if len(body) > MAX_ANSWER_CHARS:
+        body = body[: MAX_ANSWER_CHARS - 1].rstrip() + "…"
+    if language == "zh":
+        return message("answer.says", language, body=body, markers=markers), citations
+    opening = english_opening(stored, sentences, question)
+    key = "answer.says.english" if opening else "answer.says"
+    return message(key, language, opening=opening, body=body, markers=markers), citations
+
+
+def _join(parts: list[str], language: str) -> str:
+    joined = ""
+    for part in parts:
+        if joined and not joined.endswith(("。", "！", "？", "：", "；", "…", ".", "!", "?", ":", ";", "—")):
+            joined += "；" if language == "zh" else "; "
+        elif joined and joined[-1] in ".!?:;—":
+            joined += " "
+        joined += part
+    return joined
+
+
+def nearest_sections(stored: StoredIndex, chunks: list[int], limit: int = 3) -> list[str]:
+    seen: list[str] = []
+    for chunk in chunks:
+        section = stored.chunks[chunk].section
+        if section not in seen:
+            seen.append(section)
+        if len(seen) == limit:
+            break
+    return seen

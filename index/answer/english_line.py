@@ -1,0 +1,46 @@
+"""The English line of an extractive answer, from the index: the chosen sentences as EnglishUnits
+(section path, table header and cells, list lead-in) and the corpus's lexicon (issue #23).
+
+The one place that reads the index for ``english.english_line``; the line itself is pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from index.answer.units import is_table_row, lead_in_of, table_header
+from index.build.chunking import SECTION_SEPARATOR
+from index.build.store import StoredIndex
+from index.english.lexicon import lexicon_for
+from index.english.render import EnglishUnit, english_line
+
+
+def english_units(stored: StoredIndex, sentences: Sequence[int]) -> list[EnglishUnit]:
+    units = []
+    for sid in sentences:
+        sentence = stored.sentences[sid]
+        text = stored.sentence_text(sentence)
+        section = tuple(stored.chunks[sentence.chunk].section.split(SECTION_SEPARATOR))
+        header: tuple[str, ...] = ()
+        cells: tuple[str, ...] = ()
+        if is_table_row(text):
+            found = table_header(stored, sentence)
+            if found is not None and found != text:
+                header, cells = tuple(c.strip() for c in found.split("\t")), tuple(c.strip() for c in text.split("\t"))
+        lead = lead_in_of(stored, sid)
+        lead_in = stored.sentence_text(stored.sentences[lead]) if lead is not None and lead != sid else ""
+        units.append(EnglishUnit(text, section, header, cells, lead_in))
+    return units
+
+
+def lexicon_of(stored: StoredIndex):  # type: ignore[no-untyped-def]
+    """The corpus's Chinese → English lexicon, made once per index version."""
+    return lexicon_for(stored.version, (chunk.text for chunk in stored.chunks))
+
+
+def english_opening(stored: StoredIndex, sentences: Sequence[int], question: str) -> str:
+    """The English sentence(s) an answer to ``question`` from these sentences opens with."""
+    return english_line(question, english_units(stored, sentences), lexicon_of(stored))
+
+
+__all__ = ["english_opening", "english_units", "lexicon_of"]

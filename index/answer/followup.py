@@ -1,0 +1,66 @@
+"""Which questions of a conversation lean on the one before. Pure functions over a question and its
+tokens (index.text.tokens.tokenize).
+
+"那价格呢？", "what about output?", "他挖走了谁？" and "why?" lean on the conversation: they are searched,
+answered and judged with the earlier question. "Composer 2.5 多少钱" asked in the same thread has a
+subject of its own and is asked afresh: steered by an unrelated earlier question, standalone dev
+questions lost 16 of 89 first passages.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Words of a follow-up that asks for more of the same ("详细说说", "why?", "more details please"),
+# as tokenize() leaves them ("more", "please", 呢 are stopwords; 详细点 is 详细 + 点): no subject at all.
+_MORE = frozenset(
+    (
+        "detail", "details", "detailed", "elaborate", "expand", "continue", "go", "further", "example", "examples",
+        "else", "详细", "展开", "讲讲", "继续", "还有", "多", "点", "再说", "举例", "举个", "例子", "为啥", "咋",
+        "然后", "接着", "细说", "解释",
+    )
+)  # fmt: skip
+# It goes on from the question before: an opening "and / what about / 那", or a closing 呢 ...
+_GOES_ON = re.compile(
+    r"^\s*(?:(?:and|so|also|then|what about|how about)\b|那么?|还有|另外|然后)|呢\s*[?？!！。.]*\s*$", re.IGNORECASE
+)
+# ... or it names what was asked by a pronoun: then the earlier question is its subject
+_PRONOUN = re.compile(
+    r"\b(?:it|its|they|them|their|he|him|his|she|her)\b|[他她它](?:们)?|这个|那个|这些|那些|这说明|这意味着",
+    re.IGNORECASE,
+)
+_FEW_TOKENS = 1  # "multilingual?", "价格": a word or none says what it is about only with the question before
+# ... unless the question asks what that word is and it is a name: "Muon 是什么？", "What is HSDP?" have a
+# subject of their own; "目的是什么" (whose purpose?) still leans on the question before
+_DEFINES = re.compile(
+    r"(?:是什么|是啥|是谁|什么意思|啥意思|指什么)(?:意思)?\s*[?？!！。.]*\s*$"
+    r"|^\s*(?:what|who)(?:\s+(?:is|are|was|were)|'s)\b|^\s*what\s+does\b.*\bmean\b|^\s*(?:define|tell me about)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_only_for_more(tokens: list[str]) -> bool:
+    """Nothing but "tell me more" / "why?" / "详细说说" (possibly no tokens at all)."""
+    return all(t in _MORE for t in tokens)
+
+
+def leans_on_context(question: str, tokens: list[str]) -> bool:
+    """The question needs the one before to be understood: it goes on from it, names it by a
+    pronoun, or is a word or none (and doesn't ask what that word is)."""
+    words = [t for t in tokens if len(t) > 1]  # 跟, 比 in "跟谁比？" say nothing of a subject
+    bare = len(words) <= _FEW_TOKENS and not (words and _DEFINES.search(question) and _is_name(words[0], question))
+    return bare or bool(_GOES_ON.search(question)) or refers_back(question)
+
+
+def refers_back(question: str) -> bool:
+    """'他挖走了谁？', 'how does it help?': its subject is the question before, so it is judged with it
+    even when its own words aren't the article's."""
+    return bool(_PRONOUN.search(question))
+
+
+def _is_name(token: str, question: str) -> bool:
+    """The token is written in the question as a name: capitalised, or with a digit (Muon, HSDP, K2.5)."""
+    return any(
+        any(c.isupper() or c.isdigit() for c in m.group(0))
+        for m in re.finditer(re.escape(token), question, re.IGNORECASE)
+    )

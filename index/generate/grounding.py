@@ -1,0 +1,452 @@
+"""Is a generated answer grounded in the passages it cites? Checked before it is shown (issue #23).
+
+What a small model gets wrong is checked one way each:
+- every number, with its magnitude, unit and bound (index/text/numbers.py, index/text/bounds.py), must occur
+  in a cited passage: "320 billion" for 320 亿, "100,000" for 100 万 and "at least 75.6%" for
+  最高 75.6% are refused, "up to 75.6% at best" and "about US$60 billion" are not; and it must not
+  stand beside the label of another of the passage's numbers (input and output prices swapped);
+- every name — a Latin-script one (a capitalised word inside a sentence, a word with digits or
+  inner capitals, an acronym) or a Chinese proper noun — must occur in a cited passage, or in the
+  lexicon's English for one of its words (马斯克 → Elon Musk): "Python and JavaScript" is refused;
+- every sentence must be supported by one cited sentence: enough of its content words occur in it,
+  as they are (a name, a number) or through the glossary either way (English stem → Chinese words,
+  Chinese word → English). "Composer 2.5 is 25 times larger" has no sentence saying "larger".
+
+Pure; ``Grounding`` holds the lexicon and glossary of one index version.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from index.english.dictionary import stem, tech_term_keys
+from index.text.bounds import Mention, matches, mentions
+from index.text.numbers import MONTHS, Quantity, identifiers
+from index.text.stopwords import EN_STOPWORDS
+from index.text.tokens import tokenize
+
+if TYPE_CHECKING:
+    from index.build.store import StoredIndex
+
+MIN_SUPPORT = 0.6  # share of a sentence's content words one cited sentence must hold
+NEIGHBOUR_WORDS = 3  # a number's word is the first content word this close after it (else before)
+_MARKER = re.compile(r"\[(\d+)\]")
+_SENTENCE_END = re.compile(r"[.!?](?:\s*\[\d+\])*(?=\s|$)|[。！？](?:\s*\[\d+\])*|\n+")
+_SOURCE_SENTENCE = re.compile(r"(?<=[。！？!?；;\n])|(?<=\.)\s")
+_HAN = re.compile(r"[\u3400-\u9fff]+")
+_NEGATED = re.compile(r"n?['’]t\b")
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:\.[A-Za-z0-9]+)*")  # K2.5, v3.1; "H100-class" is two, "Cursor's" one
+# What an answer says about answering, not about the subject: "the article says", "according to".
+_FRAME = frozenset(
+    [
+        "article",
+        "author",
+        "passage",
+        "passages",
+        "text",
+        "says",
+        "say",
+        "said",
+        "states",
+        "stated",
+        "state",
+        "writes",
+        "wrote",
+        "written",
+        "dated",
+        "mentions",
+        "mentioned",
+        "mention",
+        "according",
+        "reports",
+        "reported",
+        "notes",
+        "noted",
+        "describes",
+        "described",
+        "explains",
+        "explained",
+        "claims",
+        "also",
+        "however",
+        "therefore",
+        "thus",
+    ]
+)
+_CALENDAR = frozenset(m.lower() for m in MONTHS) | frozenset(m[:3].lower() for m in MONTHS)
+_ARTICLE_NUMERALS = frozenset("一")
+_CJK_NAME_TAGS = ("nr", "ns", "nt", "nz")  # jieba: person, place, organisation, other proper noun
+
+
+@dataclass(frozen=True)
+class Problem:
+    kind: str  # "number" | "name" | "sentence"
+    what: str
+
+    def __str__(self) -> str:
+        return f"{self.kind} not in the cited passages: {self.what}"
+
+
+def sentences(text: str) -> list[str]:
+    """An answer's sentences, each with the markers written after it ("… 70.2%. [1]")."""
+    found, at = [], 0
+    for match in _SENTENCE_END.finditer(text):
+        sentence = text[at : match.end()].strip()
+        if sentence:
+            found.append(sentence)
+        at = match.end()
+    rest = text[at:].strip()
+    return [*found, rest] if rest else found
+
+
+def cited_numbers(sentence: str) -> list[int]:
+    return [int(n) for n in _MARKER.findall(sentence)]
+
+
+def _plain(text: str) -> str:
+    return _MARKER.sub(" ", text)
+
+
+def source_sentences(text: str) -> list[str]:
+    """A passage's sentences; a table row with its table's header row (the column names)."""
+    found: list[str] = []
+    header: str | None = None
+    for line in text.split("\n"):
+        if "\t" in line:
+            if header is None:
+                header = line
+                found.append(line.strip())
+            else:
+                found.append(f"{header}\n{line}".strip())
+            continue
+        header = None
+        found += [s.strip() for s in _SOURCE_SENTENCE.split(line) if s.strip()]
+    return found
+
+
+@dataclass
+class Grounding:
+    """The checks with one corpus's words: ``lexicon`` Chinese → English, ``glossary`` English
+    stem → Chinese words, ``english`` the English vocabulary a sentence-initial capital is read
+    against ("The", "Cursor" the common noun)."""
+
+    lexicon: Mapping[str, str]
+    glossary: Mapping[str, list[str]]
+    english: frozenset[str] = frozenset()
+    _glossed: dict[str, frozenset[str]] = field(default_factory=dict)
+
+    @cached_property
+    def _longest(self) -> int:
+        return max((len(w) for w in self.lexicon), default=1)
+
+    def glossed_words(self, text: str) -> frozenset[str]:
+        """The lower-case English words the lexicon gives the Chinese words of ``text``."""
+        if text not in self._glossed:
+            words: set[str] = set()
+            for token in tokenize(text):
+                english = self.lexicon.get(token)
+                if english:
+                    words.update(w.lower() for w in _WORD.findall(english))
+            self._glossed[text] = frozenset(words)
+        return self._glossed[text]
+
+    def _known(self, lower: str) -> bool:
+        key = stem(lower)
+        return key in self.glossary or key in tech_term_keys() or lower in self.english
+
+    # -- names ------------------------------------------------------------------------------
+    def names(self, text: str) -> list[str]:
+        """The Latin-script names of an English text and the CJK proper nouns of any text."""
+        found: list[str] = []
+        for sentence in sentences(_plain(text)):
+            taken = _quantity_spans(sentence)
+            for position, match in enumerate(_WORD.finditer(sentence)):
+                if any(a <= match.start() < b for a, b in taken):
+                    continue  # USD 15, 1M: part of a quantity
+                word = match.group()
+                lower = word.lower()
+                if lower in _CALENDAR or word in ("I", "US", "CN"):
+                    continue
+                # an acronym the glossary knows (GPU, CEO) is a word; one it doesn't (HSDP) a name
+                acronym = bool(re.search(r"[A-Z]{2,}", word)) and not self._known(lower)
+                mixed = bool(re.search(r"\d", word)) or bool(re.search(r"[a-z][A-Z]", word)) or acronym
+                capital = word[:1].isupper() and not re.fullmatch(r"[A-Z]{2,}s?", word)
+                common = lower in self.english or lower in EN_STOPWORDS or lower in _FRAME
+                if mixed or (capital and not (position == 0 and common)):
+                    found.append(word)
+        found += [w for w in _cjk_proper_nouns(text)]
+        # every part with digits of a code or name: kimi-k2p5-rl-0713 is not kimi-k2p5-rl-0317
+        found += [p for i in identifiers(_plain(text)) for p in re.split(r"[-_/]", i) if re.search(r"\d", p)]
+        return list(dict.fromkeys(found))
+
+    def name_supported(self, name: str, sources: Sequence[str]) -> bool:
+        lower = name.lower()
+        forms = (lower, lower[:-1]) if lower.endswith("s") and len(lower) > 2 else (lower,)  # H100s
+        if re.search(r"\d", name):  # K2 is not K2.5: a name with digits is matched whole
+            written = re.compile("|".join(rf"(?<![\w.]){re.escape(f)}(?![\w]|\.\d)" for f in forms))
+            return any(written.search(_spaced(source)) for source in sources)
+        if any(form in _spaced(source) for source in sources for form in forms):
+            return True
+        if _HAN.search(name):
+            return False
+        return lower in self.glossed_words("\n".join(sources))
+
+    # -- sentences ----------------------------------------------------------------------------
+    def content_words(self, sentence: str) -> list[str]:
+        """A sentence's words that say something: no stopwords, no framing ("the article says"),
+        no numbers or their bounds ("up to", "at best": checked as quantities)."""
+        plain = _plain(sentence)
+        for start, end in _quantity_spans(plain):
+            plain = plain[:start] + " " * (end - start) + plain[end:]
+        words = []
+        for match in _WORD.finditer(plain):
+            if _NEGATED.match(plain, match.end()):
+                continue  # isn't, don't: an auxiliary
+            lower = match.group().lower()
+            if lower not in EN_STOPWORDS and lower not in _FRAME and len(lower) > 1 and lower != "s":
+                words.append(match.group())
+        words += [w for w in tokenize(" ".join(_HAN.findall(plain))) if len(w) > 1]
+        return list(dict.fromkeys(w.lower() if not _HAN.search(w) else w for w in words))
+
+    def word_in(self, word: str, source: str) -> bool:
+        lower = word.lower()
+        if lower in source.lower():
+            return True
+        if _HAN.fullmatch(word):
+            return False
+        key = stem(lower)
+        if any(chinese in source for chinese in self.glossary.get(key, ())):
+            return True
+        return key in {stem(w) for w in self.glossed_words(source)} | {stem(w.lower()) for w in _WORD.findall(source)}
+
+    def support(self, sentence: str, sources: Sequence[str]) -> float:
+        """The largest share of the sentence's content words and quantities (not a name's version
+        number) one source sentence, or up to three in a row, holds."""
+        words = self.content_words(sentence)
+        stated = _numbers(_plain(sentence), sources)
+        if not words and not stated:
+            return 1.0
+        best = 0.0
+        for source in sources:
+            # up to three sentences in a row: an answer sentence may join what they say
+            own = source_sentences(source)
+            windows = own + [a + b for a, b in itertools.pairwise(own)]
+            windows += ["".join(own[i : i + 3]) for i in range(len(own) - 2)]
+            for candidate in windows:
+                held = sum(1 for w in words if self.word_in(w, candidate))
+                known = _numbers(candidate)
+                held += sum(1 for m in stated if matches(m, known))
+                best = max(best, held / (len(words) + len(stated)))
+        return best
+
+    def misplaced(self, sentence: str, sources: Sequence[str]) -> list[str]:
+        """The quantities of ``sentence`` said of another number's thing: written beside the label of
+        another number and not beside their own ("input $2.50" when the source has 输入 15 美元、输出
+        2.50 美元; 70.2% on SWE-bench Multilingual when 70.2% is Verified's)."""
+        known = [n for source in sources for n in _source_numbers(source)]
+        wrong = []
+        single = len([m for m in _numbers(_plain(sentence), sources) if not m.quantity.per]) == 1
+        for clause in _CLAUSE_BREAK.split(_plain(sentence)):
+            words = self.content_words(clause)
+            everywhere = self.content_words(sentence) if single or not words else []
+            for m in _numbers(clause, sources):
+                if m.quantity.per or re.search(r"\bper\s*$", clause[: m.quantity.start]):
+                    continue  # the unit of a rate (per 1M)
+                said = {id(k) for k in matches(m, [n.mention for n in known])}
+                own = [n.label for n in known if id(n.mention) in said and n.label]
+                others = [n.label for n in known if id(n.mention) not in said and _comparable_kind(m, n.mention)]
+                if not own:
+                    continue  # not stated at all (the number check says so), or stated with no label
+                # its clause's words, else the sentence's when the clause has none ("…, with a maximum
+                # of 75.6%") or the sentence no other number ("On SWE-bench Verified, it scores 73.7%")
+                for scope in (words, everywhere):
+                    if any(self._says(scope, label) for label in own):
+                        break
+                    if any(self._says(scope, label) for label in others if label):
+                        wrong.append(m.quantity.text)
+                        break
+        return wrong
+
+    def _says(self, words: Sequence[str], label: str) -> bool:
+        return any(self.word_in(w, label) for w in words)
+
+    # -- the whole check ---------------------------------------------------------------------
+    def problems(self, answer: str, cited: Mapping[int, str]) -> list[Problem]:
+        """What in ``answer`` (with [n] markers, n a key of ``cited``: passage texts) its cited
+        passages don't say; empty when it is grounded."""
+        everything = list(cited.values())
+        found: list[Problem] = []
+        plain = _plain(answer)
+        known = [k for text in everything for k in _numbers(text)]
+        for m in _numbers(plain, everything):
+            if m.quantity.text in _ARTICLE_NUMERALS:
+                continue  # 一个比喻 is "a metaphor": no number to check
+            if not matches(m, known):
+                found.append(Problem("number", m.quantity.text))
+        for name in self.names(answer):
+            if not self.name_supported(name, everything):
+                found.append(Problem("name", name))
+        for sentence in sentences(answer):
+            own = [cited[n] for n in cited_numbers(sentence) if n in cited] or everything
+            if self.support(sentence, own) < MIN_SUPPORT:
+                found.append(Problem("sentence", _plain(sentence).strip()[:80]))
+                continue
+            found += [Problem("number", f"{text} (said of something else)") for text in self.misplaced(sentence, own)]
+        return found
+
+    def first_problem(self, answer: str, cited: Mapping[int, str]) -> str | None:
+        problems = self.problems(answer, cited)
+        return str(problems[0]) if problems else None
+
+    def grounded_prefix(self, answer: str, cited: Mapping[int, str]) -> str:
+        """The complete sentences of a partial answer, up to the first one that isn't grounded:
+        what a streaming preview may show."""
+        parts = sentences(answer)
+        if parts and not re.search(r"[.!?。！？](?:\s*\[\d+\])*\s*$", answer):
+            parts = parts[:-1]  # still being written
+        shown: list[str] = []
+        for sentence in parts:
+            if self.problems(sentence, cited):
+                break
+            shown.append(sentence)
+        return " ".join(shown)
+
+
+def _stop(word: str) -> bool:
+    lower = word.lower()
+    return lower in EN_STOPWORDS or lower in _FRAME or lower == "per" or len(lower) < 2
+
+
+_CLAUSE_BREAK = re.compile(r"[,;:，；：、\n]|\s(?:and|while|whereas|but)\s|\s*[（(]")
+
+
+def _spaced(text: str) -> str:
+    """Lower case, runs of white space as one space: "Composer  2.5" is "composer 2.5"."""
+    return " ".join(text.lower().split())
+
+
+def _numbers(text: str, sources: Sequence[str] | None = None) -> list[Mention]:
+    """The quantities of ``text`` with their qualifiers, versions left out: in a source, a bare number
+    after a capitalised word (Composer 2.5); in an answer (``sources`` given), only such a name the
+    sources write ("Composer 3" is a number to check, "Because 3 layers" too)."""
+    found = []
+    for m in mentions(text):
+        if not m.qualifiers and is_version(text, m.quantity):
+            if sources is None:
+                continue
+            name = re.search(r"[A-Za-z][A-Za-z0-9]*\s*$", text[: m.quantity.start]).group().strip()  # type: ignore[union-attr]
+            written = re.compile(rf"\b{re.escape(name.lower())} {re.escape(m.quantity.text)}(?![\d.]\d)")
+            if any(written.search(_spaced(source)) for source in sources):
+                continue
+        found.append(m)
+    return found
+
+
+def _quantity_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text``'s quantities and the words of their bounds are."""
+    return [span for m in mentions(text) for span in ((m.quantity.start, m.quantity.end), *m.spans)]
+
+
+def _comparable_kind(a: Mention, b: Mention) -> bool:
+    return a.quantity.kind == b.quantity.kind or "number" in (a.quantity.kind, b.quantity.kind)
+
+
+@dataclass(frozen=True)
+class _SourceNumber:
+    mention: Mention
+    label: str  # the last word before it in its clause ("" if none)
+
+
+def _source_numbers(source: str) -> list[_SourceNumber]:
+    """Each number of ``source`` with its label: the last word before it in its clause (a line cut
+    at clause punctuation; a table row's cells are one clause, so its label is the row's name); a
+    number with no word before it (最高 75.6% in brackets) takes the label of the one before."""
+    found = []
+    for line in source.split("\n"):
+        label = ""
+        for clause in _CLAUSE_BREAK.split(line):
+            masked = clause
+            for a, b in _quantity_spans(clause):
+                masked = masked[:a] + " " * (b - a) + masked[b:]
+            for m in _numbers(clause):
+                if m.quantity.per:
+                    continue
+                words = re.findall(r"[A-Za-z][A-Za-z0-9.]*|[\u3400-\u9fff]+", masked[: m.quantity.start])
+                label = next((w[-4:] if _HAN.fullmatch(w) else w for w in reversed(words) if not _stop(w)), label)
+                found.append(_SourceNumber(m, label))
+    return found
+
+
+def is_version(text: str, q: Quantity) -> bool:
+    """A bare number right after a capitalised word is part of a name: Composer 2.5, Opus 4.7."""
+    before = re.search(r"([A-Za-z][A-Za-z0-9]*)\s*$", text[: q.start])
+    return q.kind == "number" and not q.scaled and bool(before) and before.group(1)[:1].isupper()  # type: ignore[union-attr]
+
+
+def _cjk_proper_nouns(text: str) -> list[str]:
+    """Person, place and organisation names among the Chinese words of ``text`` (jieba's tags)."""
+    han = "，".join(_HAN.findall(text))
+    if not han:
+        return []
+    import jieba.posseg
+
+    return [w.word for w in jieba.posseg.cut(han) if w.flag.startswith(_CJK_NAME_TAGS) and len(w.word) > 1]
+
+
+@dataclass
+class PassageVerifier:
+    """``Grounding`` as ``index.generate.outcome.Verifier``: markers [n] name positions in the passages."""
+
+    grounding: Grounding
+
+    @staticmethod
+    def _cited(text: str, passages: Sequence[object]) -> dict[int, str]:
+        texts = [getattr(p, "text", "") for p in passages]
+        return {n: texts[n - 1] for n in cited_numbers(text) if 1 <= n <= len(texts)}
+
+    def problem(self, text: str, passages: Sequence[object]) -> str | None:
+        return self.grounding.first_problem(text, self._cited(text, passages))
+
+    def shown(self, text: str, passages: Sequence[object]) -> str:
+        return self.grounding.grounded_prefix(text, self._cited(text, passages))
+
+
+# -- with one index version's words ------------------------------------------------------------
+def verifier_of(stored: StoredIndex) -> PassageVerifier:
+    """What checks a generated answer against its cited passages, with this version's words."""
+    return PassageVerifier(_grounding(stored))
+
+
+def _grounding(stored: StoredIndex) -> Grounding:
+    from index.answer.english_line import lexicon_of
+    from index.english.lexicon import english_vocabulary
+
+    return Grounding(lexicon_of(stored), stored.glossary, english_vocabulary())
+
+
+def ungrounded_claims(stored: StoredIndex, result) -> list[str]:  # type: ignore[no-untyped-def]
+    """The numbers and names of an answer that the passages it cites don't state (evaluation)."""
+    grounding = _grounding(stored)
+    cited = {c.chunk_id for c in result.citations}
+    texts = {i + 1: p.text for i, p in enumerate(p for p in result.passages if p.chunk_id in cited)}
+    # markers are renumbered in the shown answer: check against every cited passage
+    problems = grounding.problems(_MARKER.sub("", result.answer), texts) if texts else []
+    return [str(p) for p in problems if p.kind in ("number", "name")]
+
+
+__all__ = [
+    "MIN_SUPPORT",
+    "Grounding",
+    "PassageVerifier",
+    "Problem",
+    "cited_numbers",
+    "sentences",
+    "source_sentences",
+    "ungrounded_claims",
+    "verifier_of",
+]

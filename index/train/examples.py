@@ -1,0 +1,241 @@
+"""The training examples of `python -m index train`: the public sets' training articles as corpora
+(XQuAD by the protocol, the last paragraph left out, and two more corpora leaving out other
+paragraphs; CMRC in groups of public.CMRC_GROUP), each indexed and every question run through the
+engine's own steps up to the candidates' features (Engine.examine). A candidate is positive when it
+holds a gold answer. Off-topic questions: another group's questions, and XQuAD's (both languages)
+against CMRC. Our own development questions (tests/eval/dev_*.jsonl, never the holdout sets) over
+our corpus are a third source. Examined questions are kept under the work folder, keyed by the code
+that examined them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import pickle
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from index.answer.understand import understand
+from index.config import IndexSettings, load_settings
+from index.evaluate import public
+from index.evaluate.metrics import gold_spans, squeezed
+from index.text.language import QuestionError
+
+if TYPE_CHECKING:
+    from index.engine import Engine
+
+REPO = Path(__file__).resolve().parents[2]
+LEAVE_OUT_VARIANTS = (-1, 0, 2)  # XQuAD training corpora: which paragraph of each article is left out
+
+CMRC_TRAIN_GROUPS = 9
+
+
+@dataclass
+class Example:
+    """One question of a training corpus, examined."""
+
+    id: str
+    group: str  # the article it is about: folds never split one
+    source: str  # xquad, cmrc, own
+    language: str
+    kind: str  # in / near / off
+    matrix: np.ndarray  # candidate features
+    labels: np.ndarray  # which candidates hold a gold answer
+    evidence: np.ndarray  # retrieval evidence (decide.EVIDENCE)
+
+
+# what examining a question depends on: a change to any of these files examines the questions anew
+_EXAMINED_BY = (
+    "*.py", "text/*.py", "english/*.py", "build/*.py", "retrieve/*.py", "answer/*.py", "train/examples.py",
+    "evaluate/public.py",
+)  # fmt: skip
+_NOT_EXAMINING = {"answer/model.py"}
+
+
+@lru_cache(maxsize=1)
+def _code_digest() -> str:
+    """Of the code as this process first read it (an edit during a run must not key its results)."""
+    root = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256()
+    for pattern in _EXAMINED_BY:
+        for path in sorted(root.glob(pattern)):
+            name = path.relative_to(root).as_posix()
+            if name not in _NOT_EXAMINING:
+                digest.update(name.encode() + path.read_bytes())
+    return digest.hexdigest()
+
+
+def _kept(work: Path, public_set: public.PublicSet, kind: str, identity: tuple) -> tuple[Path, Path]:
+    """The set's folder under ``work`` (leave-out variants share one index: embeddings reused) and the
+    file its examined questions of ``kind`` are kept in, keyed by the code, ``identity`` and the corpus."""
+    folder = work / re.sub(r"\W+", "-", public_set.name.split("@")[0])
+    key = hashlib.sha256(pickle.dumps((_code_digest(), *identity, sorted(public_set.documents.items())))).hexdigest()
+    name = re.sub(r"\W+", "-", public_set.name)
+    return folder, folder / f"{kind}-{name}-{key[:16]}.pkl"
+
+
+def _engine(public_set: public.PublicSet, folder: Path, settings: IndexSettings | None) -> Engine:
+    """An engine over the set's corpus, indexed (or brought up to date) in ``folder``, or in
+    ``settings``' index when given; leave-out variants share the folder and its embeddings."""
+    from index.build.builder import build_index
+    from index.engine import Engine
+
+    folder.mkdir(parents=True, exist_ok=True)
+    if settings is None:
+        settings = indexed(public_set, folder)
+    else:
+        build_index(settings, progress=False)
+    return Engine(settings)
+
+
+def collect(
+    public_set: public.PublicSet, work: Path, source: str, settings: IndexSettings | None = None
+) -> list[Example]:
+    """Index the set's corpus under ``work`` and examine every question (kept in ``work``: the same
+    set examined by the same code is read back)."""
+    folder, cache = _kept(work, public_set, "examples", (public_set.name, public_set.questions))
+    if cache.is_file():
+        return pickle.loads(cache.read_bytes())
+    engine = _engine(public_set, folder, settings)
+    settings = engine.settings
+    snapshot = engine.snapshot
+    stored = snapshot.stored
+    examples = []
+    for question in public_set.questions:
+        try:
+            query = understand(question.q)
+        except QuestionError:
+            continue
+        examined = engine.examine(snapshot, query, settings.top_k, "hybrid")
+        gold = gold_spans(question.gold)
+        texts = [squeezed(stored.sentence_text(stored.sentences[c.sentence])) for c in examined.candidates]
+        labels = np.array([any(g in t for g in gold) for t in texts], dtype=bool)
+        group = question.article if source != "own" else f"own/{question.id}"
+        examples.append(
+            Example(
+                question.id, group, source, query.language, question.kind, examined.matrix, labels, examined.evidence
+            )
+        )
+    cache.write_bytes(pickle.dumps(examples))
+    return examples
+
+
+def collect_background(
+    public_set: public.PublicSet, work: Path, settings: IndexSettings | None = None
+) -> list[Example]:
+    """The background's generic questions asked of the set's corpus, as off-topic examples: what a
+    question about something else looks like on this kind of corpus (the public sets have no such
+    questions for XQuAD's articles). Each is examined with itself left out of the background, as a
+    new question would be; all of one question's examples share a fold group."""
+    from index.build.background import background_digest, background_questions, compute_background
+    from index.engine import Snapshot
+
+    folder, cache = _kept(work, public_set, "background", (background_digest(), public_set.name))
+    if cache.is_file():
+        return pickle.loads(cache.read_bytes())
+    engine = _engine(public_set, folder, settings)
+    settings = engine.settings
+    snapshot = engine.snapshot
+    stored = snapshot.stored
+    background, chunk_vectors = stored.background, stored.chunk_vectors()
+    examples = []
+    for i, text in enumerate(background_questions()):
+        try:
+            query = understand(text)
+        except QuestionError:
+            continue
+        # the whole background made again without it: its vectors, best cosines and the passages' bias
+        rest = [j for j in range(len(background.vectors)) if j != i]
+        without = compute_background(
+            background.vectors[rest],
+            chunk_vectors,
+            stored.sentence_vectors,
+            languages=[background.languages[j] for j in rest],
+        )
+        alone = Snapshot(dataclasses.replace(stored, background=without), snapshot.retriever)
+        examined = engine.examine(alone, query, settings.top_k, "hybrid")
+        labels = np.zeros(len(examined.candidates), dtype=bool)
+        examples.append(
+            Example(f"{public_set.name}:background-{i}", f"background/{i}", "background", query.language, "off",
+                    examined.matrix, labels, examined.evidence)
+        )  # fmt: skip
+    cache.write_bytes(pickle.dumps(examples))
+    return examples
+
+
+def training_sets(folder: Path) -> list[public.PublicSet]:
+    zh = public.load_squad(folder / public.XQUAD_ZH)
+    english = public.questions_by_id(folder / public.XQUAD_EN)
+    xquad = public.split(zh, "train")
+    sets = [
+        public.protocol_set(f"train-xquad@leave{leave}", xquad, english, leave_out=leave)
+        for leave in LEAVE_OUT_VARIANTS
+    ]
+    cmrc = public.split(public.cmrc_articles(folder), "train")
+    groups = [cmrc[i : i + public.CMRC_GROUP] for i in range(0, len(cmrc), public.CMRC_GROUP)][:CMRC_TRAIN_GROUPS]
+    for i, group in enumerate(groups):
+        others = groups[(i + 1) % len(groups)][:10]
+        foreign = xquad[i % len(xquad) :: len(groups)]  # XQuAD questions, both languages, asked of CMRC
+        off = public.protocol_set("off", others, leave_out=None).questions
+        off += [q for q in public.protocol_set("off", foreign, english, leave_out=None).questions]
+        found = public.protocol_set(f"train-cmrc-{i}", group, leave_out=None)
+        found.questions += [public.PublicQuestion(q.id, q.lang, q.q, q.gold, "off", q.article) for q in off]
+        sets.append(found)
+    return sets
+
+
+OWN_SETS = "dev_*.jsonl"  # our development questions (tests/eval); the holdout sets are never trained on
+_KINDS = {"in": "in", "hard_out": "near", "out": "off"}
+
+
+def own_set(repo: Path) -> public.PublicSet | None:
+    """Our development questions as a set over our own corpus, for the gate ("plus our off-topic
+    lists", issue 21): an answerable one's gold is its facts. None outside a checkout."""
+    from index.evaluate.metrics import load_questions
+
+    files = sorted((repo / "tests" / "eval").glob(OWN_SETS))
+    if not files:
+        return None
+    found = public.PublicSet("own-dev")
+    for path in files:
+        for q in load_questions(path):
+            if q.context is None:  # a follow-up's context is no public-set question's
+                found.questions.append(public.PublicQuestion(q.id, q.lang, q.q, tuple(q.facts), _KINDS[q.type], "own"))
+    return found
+
+
+def indexed(public_set: public.PublicSet, folder: Path, base: IndexSettings | None = None) -> IndexSettings:
+    """``base`` settings (the defaults if None) for the set's corpus, written to ``folder``/corpus and
+    indexed in ``folder``/index (texts already embedded there are not embedded again)."""
+    from index.build.builder import build_index
+
+    settings = (base or load_settings()).model_copy(
+        update={"corpus_dir": public.write_corpus(public_set, folder / "corpus"), "index_dir": folder / "index"}
+    )
+    build_index(settings, progress=False)
+    return settings
+
+
+def examples_of(folder: Path, work: Path, say: Callable[[str], None]) -> list[Example]:
+    _code_digest()  # the code as it is now keys the examples, whatever is edited while they are made
+    started = time.perf_counter()
+    examples: list[Example] = []
+    for found in training_sets(folder):
+        examples += collect(found, work, "xquad" if "xquad" in found.name else "cmrc")
+        examples += collect_background(found, work)
+        say(f"examined {found.name}: {len(found.questions)} questions ({time.perf_counter() - started:.0f} s)")
+    own = own_set(REPO)
+    if own is not None:
+        settings = load_settings(corpus_dir=REPO / "corpus", index_dir=work / "own" / "index")
+        examples += collect(own, work, "own", settings)
+        examples += collect_background(own, work, settings)
+        say(f"examined our development questions: {len(own.questions)}")
+    return [e for e in examples if len(e.matrix)]

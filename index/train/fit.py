@@ -1,0 +1,354 @@
+"""`python -m index train`: the answer model learned from public data, reproducibly.
+
+1. Examples (training_examples.py): the public sets' training articles and our development
+   questions, every question examined by the engine's own steps; each source weighs SOURCE_SHARE.
+2. The scorer: gradient-boosted trees ranking the candidates of each answerable question.
+3. Two gates: trees on question-level features computed with out-of-fold scorer probabilities (as
+   a new question would see them), answerable questions against off-topic ones (other articles',
+   the background's) and against near-topic ones (their paragraph left out). Thresholds are
+   chosen on out-of-fold gate probabilities, per language: the off-topic gate's for a
+   false-abstention rate of OFF_FALSE_ABSTENTION, then the near-topic gate's for
+   GATE_FALSE_ABSTENTION of both together.
+4. The held-out sets (never trained on) are asked end to end through Engine.ask; their metrics,
+   the data's hash, the seed and this command are written into the model file.
+
+LightGBM is needed here only (the `train` extra); the answer path reads the trees with numpy
+(model.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import math
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from index.answer.decide import GATE_FEATURES, gate_vector
+from index.answer.features import CANDIDATE_FEATURES
+from index.answer.model import MODEL_FILE, AnswerModel, Trees, for_language, from_lightgbm, gate_margin, save_model
+from index.evaluate import public
+from index.evaluate.metrics import PublicMetrics, public_metrics, public_row
+from index.text.language import QuestionError
+from index.train.examples import OWN_SETS, REPO, Example, examples_of, indexed
+
+log = logging.getLogger(__name__)
+SEED = 0
+FOLDS = 3
+GATE_FALSE_ABSTENTION = 0.03  # the target on training data, both gates together; held-out sets must stay under 0.05
+OFF_FALSE_ABSTENTION = 0.015  # the off-topic gate's part of it; the near-topic gate takes what it leaves
+HEDGE_RIGHT_RATE = 0.10  # at most this share of right answers (out of fold, of each source) say they may not be one
+SECOND_PRECISION = 0.25  # a second sentence joins where such seconds rescue at least one answer in four they join
+# how much each source of questions weighs in training, in all: our own development questions are
+# another kind of article and question (an opinionated essay, colloquial askers), the public sets many
+# articles of one kind; "background": the background's generic questions asked of every training
+# corpus, off-topic examples of the off-topic gate (its share chosen out of fold: docs/tuning-log.md)
+SOURCE_SHARE = {"xquad": 0.35, "cmrc": 0.35, "own": 0.30, "background": 0.20}
+FULL_GROUP = 30  # questions a group of a source (a language, a kind) needs to weigh a full share
+# the scorer ranks a question's candidates (LambdaRank); its margin's sigmoid is the "probability" the
+# gate and the second sentence read. Out of fold it chose the answer sentence more often than
+# log-loss trees, and as often as four times the trees (docs/evaluation.md), which cost the answer
+# path a millisecond
+SCORER_TREES = dict(
+    objective="lambdarank", rounds=250, num_leaves=15, learning_rate=0.08,
+    bagging_fraction=0.8, bagging_freq=1, feature_fraction=0.8,
+)  # fmt: skip
+GATE_TREES = dict(
+    objective="binary", rounds=200, num_leaves=8, max_depth=3, learning_rate=0.08, bagging_fraction=0.8, bagging_freq=1
+)
+# the scorer is the mean of this many bagged fits (seeds 0, 1, …): out of fold, three chose the answer
+# sentence 0.5-2 points more often than one, on every source; each costs 0.4 ms per question
+SCORER_SEEDS = 3
+# the gate is the mean of this many bagged fits (seeds 0, 1, …): one fit's decline rates on a small
+# group (our 66 English off-topic questions) moved by 0.10 from seed to seed
+GATE_SEEDS = 5
+
+
+def _fit(
+    x: np.ndarray,
+    y: np.ndarray,
+    weights: np.ndarray | None,
+    params: dict,
+    group: np.ndarray | None = None,
+    seed: int = SEED,
+) -> object:
+    """LightGBM trees; with ``group`` (candidates per question, in row order) a ranking objective, which
+    learns which candidate of a question is best rather than how good each is on its own."""
+    import lightgbm
+
+    settings = {k: v for k, v in params.items() if k != "rounds"}
+    settings |= {"seed": seed, "deterministic": True, "force_row_wise": True, "num_threads": 2, "verbosity": -1}
+    data = lightgbm.Dataset(x, label=y.astype(float), weight=weights, group=group, free_raw_data=True)
+    return lightgbm.train(settings, data, num_boost_round=params["rounds"])
+
+
+def _question_weights(examples: Sequence[Example], by: Callable[[Example], tuple]) -> np.ndarray:
+    """A weight per example: each source weighs its SOURCE_SHARE in all, shared among the groups ``by``
+    makes of its examples, and within a group among its examples. A group of fewer than FULL_GROUP
+    questions gets that fraction of a full group's share: one English question among CMRC's Chinese
+    ones weighed as much as all 2,090 of them, in the scorer and in the gate's threshold."""
+    keys = [(e.source, *by(e)) for e in examples]
+    groups = Counter(keys)
+    fraction = {group: min(1.0, n / FULL_GROUP) for group, n in groups.items()}
+    per_source: dict[str, float] = {}
+    for (source, *_), part in fraction.items():
+        per_source[source] = per_source.get(source, 0.0) + part
+    shares = {source: SOURCE_SHARE.get(source, 0.0) for source in per_source}
+    total = sum(shares.values()) or 1.0
+    return np.array([1000.0 * shares[k[0]] / total * fraction[k] / per_source[k[0]] / groups[k] for k in keys])
+
+
+def _scorer_rows(examples: Sequence[Example]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Candidates of answerable questions, their labels, weights (a question's weight shared by its
+    candidates: LightGBM weighs a question by their sum) and the candidates per question."""
+    usable = [e for e in examples if e.kind == "in" and e.labels.any()]
+    weights = _question_weights(usable, lambda e: (e.language,))
+    return (
+        np.concatenate([e.matrix for e in usable]),
+        np.concatenate([e.labels for e in usable]),
+        np.concatenate([np.full(len(e.labels), w / len(e.labels)) for e, w in zip(usable, weights, strict=True)]),
+        np.array([len(e.labels) for e in usable]),
+    )
+
+
+def _bagged(
+    seeds: int,
+    features: tuple[str, ...],
+    x: np.ndarray,
+    y: np.ndarray,
+    weights: np.ndarray,
+    params: dict,
+    group: np.ndarray | None = None,
+) -> Trees:
+    """``seeds`` fits (seeds SEED, SEED + 1, …) of the same trees, their margins averaged as one Trees."""
+    fits = [_fit(x, y, weights, params, group, seed=SEED + i) for i in range(seeds)]
+    return Trees.averaged([from_lightgbm(fit, features) for fit in fits])
+
+
+def _scorer(examples: Sequence[Example]) -> Trees:
+    x, y, weights, group = _scorer_rows(examples)
+    return _bagged(SCORER_SEEDS, CANDIDATE_FEATURES, x, y, weights, SCORER_TREES, group=group)
+
+
+def _gate(x: np.ndarray, answerable: np.ndarray, weights: np.ndarray) -> Trees:
+    return _bagged(GATE_SEEDS, GATE_FEATURES, x, answerable, weights, GATE_TREES)
+
+
+def _fold(group: str) -> int:
+    return int(hashlib.sha256(f"{SEED}\n{group}".encode()).hexdigest(), 16) % FOLDS
+
+
+def out_of_fold(examples: Sequence[Example]) -> tuple[list[np.ndarray], Trees]:
+    """Each example's scorer probabilities from a scorer that never saw its article, and the
+    scorer trained on all."""
+    probabilities: list[np.ndarray] = [np.zeros(0)] * len(examples)
+    for fold in range(FOLDS):
+        inside = [e for e in examples if _fold(e.group) != fold]
+        trees = _scorer(inside)
+        for i, example in enumerate(examples):
+            if _fold(example.group) == fold:
+                probabilities[i] = trees.probability(example.matrix)
+    return probabilities, _scorer(examples)
+
+
+def thresholds_for(
+    probabilities: np.ndarray,
+    answerable: np.ndarray,
+    languages: np.ndarray,
+    rate: float,
+    weights: np.ndarray,
+    declined: np.ndarray | None = None,
+) -> dict[str, float]:
+    """Per language (zh, and en for all others), the highest threshold at which the answerable
+    questions it declines, with those another gate already ``declined``, weigh at most ``rate`` of
+    them all (0 if those already declined weigh more, or there are none)."""
+    already = np.zeros(len(probabilities), dtype=bool) if declined is None else declined
+    found = {}
+    for language in ("zh", "en"):
+        mine = answerable & ((languages == "zh") == (language == "zh"))
+        rest = mine & ~already
+        order = np.argsort(probabilities[rest], kind="stable")
+        scores, shares = probabilities[rest][order], np.cumsum(weights[rest][order])
+        spent = weights[mine & already].sum()
+        total = spent + (shares[-1] if len(shares) else 0.0)
+        if not total or spent / total > rate:
+            found[language] = 0.0
+            continue
+        lowest = int(np.count_nonzero((spent + shares) / total <= rate))  # declining these costs at most ``rate``
+        found[language] = float(scores[lowest]) if lowest < len(scores) else float(probabilities[mine].max())
+    return found
+
+
+def hedge_margins_for(
+    margins: np.ndarray, right: np.ndarray, languages: np.ndarray, weights: np.ndarray, sources: np.ndarray
+) -> dict[str, float]:
+    """Per language, the gate margin (model.gate_margin) below which an answer says it may not be
+    one: as high as keeps the right answers it marks (``right``: answered, and the best candidate
+    holds the answer) at HEDGE_RIGHT_RATE of them in every source with a group's worth of them
+    (pooled, CMRC's one-paragraph articles, rarely marked, let XQuAD's be marked 0.13). Out of fold
+    most answers under it are wrong: of questions whose paragraph is missing, of another article's,
+    or answerable ones the scorer missed."""
+    answered = right & (margins >= 0)
+    found: dict[str, float] = {}
+    for source in dict.fromkeys(sources.tolist()):
+        mine = sources == source
+        for language, margin in thresholds_for(margins, answered & mine, languages, HEDGE_RIGHT_RATE, weights).items():
+            in_language = answered & mine & ((languages == "zh") == (language == "zh"))
+            if in_language.sum() >= FULL_GROUP:
+                found[language] = min(found.get(language, math.inf), margin)
+    return {language: found.get(language, 0.0) for language in ("zh", "en")}
+
+
+def second_ratio_for(examples: Sequence[Example], probabilities: Sequence[np.ndarray]) -> float:
+    """The lowest ratio (second's probability / best's) at which a second sentence still holds the
+    answer, when the best doesn't, for SECOND_PRECISION of the questions it joins."""
+    pairs = []
+    for e, p in zip(examples, probabilities, strict=True):
+        if e.kind != "in" or len(p) < 2:
+            continue
+        order = np.argsort(-p, kind="stable")
+        ratio = p[order[1]] / max(p[order[0]], 1e-9)
+        pairs.append((ratio, bool(e.labels[order[1]]) and not bool(e.labels[order[0]])))
+    pairs.sort(reverse=True)
+    best, helped = 1.0, 0
+    for n, (ratio, helps) in enumerate(pairs, 1):
+        helped += helps
+        last_of_ties = n == len(pairs) or pairs[n][0] != ratio
+        if last_of_ties and helped / n >= SECOND_PRECISION:
+            best = ratio
+    return float(best)
+
+
+def best_holds(example: Example, probabilities: np.ndarray) -> bool:
+    """Whether the candidate scored best holds the answer."""
+    return bool(len(probabilities)) and bool(example.labels[int(np.argmax(probabilities))])
+
+
+def out_of_fold_report(
+    examples: Sequence[Example], probabilities: Sequence[np.ndarray], declined: np.ndarray
+) -> dict[str, dict[str, float]]:
+    """Per source, language and kind: how often the out-of-fold models decline, and for answerable
+    questions how often the best candidate holds the answer."""
+    rows: dict[str, list[tuple[bool, bool]]] = {}
+    for e, p, no in zip(examples, probabilities, declined, strict=True):
+        rows.setdefault(f"{e.source} {e.language} {e.kind}", []).append((bool(no), best_holds(e, p)))
+    return {
+        key: {
+            "n": len(v),
+            "declined": round(sum(d for d, _ in v) / len(v), 3),
+            "top1": round(sum(t for _, t in v) / len(v), 3),
+        }
+        for key, v in sorted(rows.items())
+    }
+
+
+def heldout_metrics(model: AnswerModel, folder: Path, work: Path) -> dict[str, dict[str, dict]]:
+    """Every held-out public set asked end to end through Engine.ask with ``model``."""
+    from index.engine import Engine
+
+    report: dict[str, dict[str, dict]] = {}
+    for name in ("xquad-heldout", "cmrc-heldout"):
+        found = public.named_set(name, folder)
+        engine = Engine(indexed(found, work / name), model=model)
+        metrics = ask_public(engine, found.questions, found.english_answers)
+        report[name] = {k: v.model_dump() for k, v in metrics.items()}
+    return report
+
+
+def ask_public(
+    engine: object,
+    questions: Sequence[public.PublicQuestion],
+    english_answers: Mapping[str, Sequence[str]] | None = None,
+) -> dict[str, PublicMetrics]:
+    """Per-language metrics of the public protocol for these questions, asked of ``engine``;
+    ``english_answers``: English questions' English gold, by question id (XQuAD)."""
+    rows: dict[str, list[tuple[str, dict[str, bool | None]]]] = {}
+    for question in questions:
+        try:
+            result = engine.ask(question.q)  # type: ignore[attr-defined]
+        except QuestionError:
+            continue
+        row = public_row(question.gold, result, (english_answers or {}).get(question.id, ()))
+        rows.setdefault(question.lang, []).append((question.kind, row))
+    return {lang: public_metrics(r) for lang, r in sorted(rows.items())}
+
+
+def data_digest(folder: Path) -> str:
+    digest = hashlib.sha256()
+    for name in (public.XQUAD_ZH, public.XQUAD_EN, *public.CMRC):
+        digest.update((folder / name).read_bytes())
+    for path in sorted((REPO / "tests" / "eval").glob(OWN_SETS)):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def train(folder: Path, work: Path, output: Path = MODEL_FILE, say: Callable[[str], None] = print) -> AnswerModel:
+    started = time.perf_counter()
+    examples = examples_of(folder, work, say)
+    probabilities, scorer = out_of_fold(examples)
+    gate_x = np.stack([gate_vector(p, e.matrix, e.evidence) for e, p in zip(examples, probabilities, strict=True)])
+    answerable = np.array([e.kind == "in" for e in examples])
+    languages = np.array([e.language for e in examples])
+    weights = _question_weights(examples, lambda e: ("zh" if e.language == "zh" else "en", e.kind))
+    groups = np.array([_fold(e.group) for e in examples])
+    kinds = np.array([e.kind for e in examples])
+    english = languages != "zh"
+
+    def gate_of(against: str) -> tuple[Trees, np.ndarray]:
+        """A gate trained on answerable questions and those of kind ``against``, and its out-of-fold
+        probabilities for every example."""
+        used = answerable | (kinds == against)
+        oof = np.zeros(len(examples))
+        for fold in range(FOLDS):
+            inside = used & (groups != fold)
+            oof[groups == fold] = _gate(gate_x[inside], answerable[inside], weights[inside]).probability(
+                gate_x[groups == fold]
+            )
+        return _gate(gate_x[used], answerable[used], weights[used]), oof
+
+    gate, off_oof = gate_of("off")
+    near_gate, near_oof = gate_of("near")
+    def below(oof: np.ndarray, threshold: dict[str, float]) -> np.ndarray:
+        return oof < np.where(english, threshold["en"], threshold["zh"])
+
+    thresholds = thresholds_for(off_oof, answerable, languages, OFF_FALSE_ABSTENTION, weights)
+    declined = below(off_oof, thresholds)
+    near = thresholds_for(near_oof, answerable, languages, GATE_FALSE_ABSTENTION, weights, declined)
+    declined |= below(near_oof, near)
+    ratio = second_ratio_for(examples, probabilities)
+    margins = np.array(
+        [
+            gate_margin(o, n, for_language(thresholds, lang), for_language(near, lang))
+            for o, n, lang in zip(off_oof, near_oof, languages, strict=True)
+        ]
+    )
+    right = answerable & np.array([best_holds(e, p) for e, p in zip(examples, probabilities, strict=True)])
+    sources = np.array([e.source for e in examples])
+    hedge = hedge_margins_for(margins, right, languages, weights, sources)
+    report = out_of_fold_report(examples, probabilities, declined)
+    say(
+        f"trained: gate thresholds {thresholds}, near-topic {near}, hedge margin {hedge}, second ratio {ratio:.3f}"
+        f" ({time.perf_counter() - started:.0f} s)"
+    )
+    say(json.dumps(report, ensure_ascii=False))
+    meta = {
+        "command": "python -m index train",
+        "seed": SEED,
+        "data_sha256": data_digest(folder),
+        "examples": len(examples),
+        "candidates": int(sum(len(e.matrix) for e in examples)),
+        "split": {"seed": public.SPLIT_SEED, "held_out_share": public.HELD_OUT_SHARE},
+        "source_share": SOURCE_SHARE,
+        "out_of_fold": report,
+    }
+    model = AnswerModel(scorer, gate, thresholds, ratio, meta, near_gate, near, hedge)
+    meta["heldout"] = heldout_metrics(model, folder, work)
+    save_model(model, output)
+    say(f"wrote {output} ({time.perf_counter() - started:.0f} s)")
+    say(json.dumps(meta["heldout"], ensure_ascii=False))
+    return model
