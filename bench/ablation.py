@@ -157,8 +157,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     from index.answer.model import load_model
     from index.engine import Engine
     from index.evaluate import public
+    from index.evaluate.protocol import ask_public, indexed
     from index.retrieve.retriever import RetrievalParams
-    from index.train.fit import ask_public, indexed
 
     folder = args.public_dir or public.public_dir()
     names = args.only or list(ABLATIONS)

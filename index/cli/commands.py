@@ -313,7 +313,7 @@ def _eval_public(args: argparse.Namespace, settings: IndexSettings) -> int:
     from index.engine import Engine
     from index.evaluate import public
     from index.evaluate.metrics import public_table
-    from index.train.fit import ask_public, indexed
+    from index.evaluate.protocol import ask_public, indexed
 
     folder = args.public_dir or public.public_dir()
     layouts = {"with": [True], "without": [False], "both": [True, False]}[args.title_line]

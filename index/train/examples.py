@@ -27,6 +27,7 @@ from index.answer.understand import understand
 from index.config import IndexSettings, load_settings
 from index.evaluate import public
 from index.evaluate.metrics import gold_spans, squeezed
+from index.evaluate.protocol import indexed
 from index.text.language import QuestionError
 
 if TYPE_CHECKING:
@@ -210,18 +211,6 @@ def own_set(repo: Path) -> public.PublicSet | None:
             if q.context is None:  # a follow-up's context is no public-set question's
                 found.questions.append(public.PublicQuestion(q.id, q.lang, q.q, tuple(q.facts), _KINDS[q.type], "own"))
     return found
-
-
-def indexed(public_set: public.PublicSet, folder: Path, base: IndexSettings | None = None) -> IndexSettings:
-    """``base`` settings (the defaults if None) for the set's corpus, written to ``folder``/corpus and
-    indexed in ``folder``/index (texts already embedded there are not embedded again)."""
-    from index.build.builder import build_index
-
-    settings = (base or load_settings()).model_copy(
-        update={"corpus_dir": public.write_corpus(public_set, folder / "corpus"), "index_dir": folder / "index"}
-    )
-    build_index(settings, progress=False)
-    return settings
 
 
 def examples_of(folder: Path, work: Path, say: Callable[[str], None]) -> list[Example]:

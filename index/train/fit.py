@@ -24,7 +24,7 @@ import logging
 import math
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -33,9 +33,8 @@ from index.answer.decide import GATE_FEATURES, gate_vector
 from index.answer.features import CANDIDATE_FEATURES
 from index.answer.model import MODEL_FILE, AnswerModel, Trees, for_language, from_lightgbm, gate_margin, save_model
 from index.evaluate import public
-from index.evaluate.metrics import PublicMetrics, public_metrics, public_row
-from index.text.language import QuestionError
-from index.train.examples import OWN_SETS, REPO, Example, examples_of, indexed
+from index.evaluate.protocol import ask_public, indexed
+from index.train.examples import OWN_SETS, REPO, Example, examples_of
 
 log = logging.getLogger(__name__)
 SEED = 0
@@ -258,24 +257,6 @@ def heldout_metrics(model: AnswerModel, folder: Path, work: Path) -> dict[str, d
         metrics = ask_public(engine, found.questions, found.english_answers)
         report[name] = {k: v.model_dump() for k, v in metrics.items()}
     return report
-
-
-def ask_public(
-    engine: object,
-    questions: Sequence[public.PublicQuestion],
-    english_answers: Mapping[str, Sequence[str]] | None = None,
-) -> dict[str, PublicMetrics]:
-    """Per-language metrics of the public protocol for these questions, asked of ``engine``;
-    ``english_answers``: English questions' English gold, by question id (XQuAD)."""
-    rows: dict[str, list[tuple[str, dict[str, bool | None]]]] = {}
-    for question in questions:
-        try:
-            result = engine.ask(question.q)  # type: ignore[attr-defined]
-        except QuestionError:
-            continue
-        row = public_row(question.gold, result, (english_answers or {}).get(question.id, ()))
-        rows.setdefault(question.lang, []).append((question.kind, row))
-    return {lang: public_metrics(r) for lang, r in sorted(rows.items())}
 
 
 def data_digest(folder: Path) -> str:

@@ -1,0 +1,74 @@
+"""Choosing and composing the answer's units (index/answer/compose.py), on the synthetic index."""
+
+from __future__ import annotations
+
+import re
+
+from index.answer.compose import MAX_ANSWER_CHARS, choose, compose, whole_list, widen, with_heading
+from index.build.store import StoredIndex
+from tests.index.synthetic import sentence_id
+
+
+def test_the_best_unit_alone_when_the_second_is_far_behind(stored: StoredIndex) -> None:
+    best, other = sentence_id(stored, "夜班火车"), sentence_id(stored, "果园在山东烟台")
+    assert choose(stored, [(best, 0.9), (other, 0.2)], second_ratio=0.5) == [best]
+
+
+def test_a_close_second_joins_in_document_order(stored: StoredIndex) -> None:
+    best, other = sentence_id(stored, "车票价格是"), sentence_id(stored, "夜班火车")
+    assert choose(stored, [(best, 0.6), (other, 0.5)], second_ratio=0.5) == [other, best]
+
+
+def test_a_lead_in_brings_its_list(stored: StoredIndex) -> None:
+    lead = sentence_id(stored, "果农说了三件事")
+    chosen = choose(stored, [(lead, 0.9)], second_ratio=0.5)
+    assert chosen == [lead, lead + 1, lead + 2, lead + 3]
+
+
+def test_a_list_item_answers_alone(stored: StoredIndex) -> None:
+    item = sentence_id(stored, "• 第二")
+    assert choose(stored, [(item, 0.9)], second_ratio=0.5) == [item]
+
+
+def test_a_question_for_several_things_gets_the_whole_list(stored: StoredIndex) -> None:
+    item = sentence_id(stored, "• 第二")
+    lead = sentence_id(stored, "果农说了三件事")
+    assert whole_list(stored, [item]) == [lead, lead + 1, lead + 2, lead + 3]
+    alone = sentence_id(stored, "夜班火车")
+    assert whole_list(stored, [alone]) == [alone]  # no list to complete
+    assert whole_list(stored, [item], limit=10) == [item]  # too long to fit
+
+
+def test_nothing_to_choose(stored: StoredIndex) -> None:
+    assert choose(stored, [], second_ratio=0.5) == []
+
+
+def test_compose_cites_each_passage_once_with_exact_spans(stored: StoredIndex) -> None:
+    first, second = sentence_id(stored, "夜班火车"), sentence_id(stored, "车票价格是")
+    row = sentence_id(stored, "卧铺")
+    text, citations = compose(stored, [first, second, row], "zh")
+    assert text.startswith("根据文章：") and "卧铺：价格 400 元" in text
+    assert {int(n) for n in re.findall(r"\[(\d+)\]", text)} == {c.n for c in citations} == {1, 2}
+    for cite in citations:
+        chunk = next(c for c in stored.chunks if c.chunk_id == cite.chunk_id)
+        assert chunk.text[cite.start - chunk.start : cite.end - chunk.start] == cite.quote
+    assert citations[0].quote == "夜班火车从北京开往上海，全程 12 小时。车票价格是 400 元。"
+
+
+def test_an_english_answer_says_it_quotes(stored: StoredIndex) -> None:
+    text, _ = compose(stored, [sentence_id(stored, "夜班火车")], "en")
+    assert "夜班火车" in text and "[1]" in text
+
+
+def test_widen_adds_neighbours_of_the_passage(stored: StoredIndex) -> None:
+    best = sentence_id(stored, "夜班火车")
+    wider = widen(stored, [best])
+    assert best in wider and len(wider) > 1
+    assert {stored.sentences[i].chunk for i in wider} == {stored.sentences[best].chunk}
+    assert sum(len(stored.sentence_text(stored.sentences[i])) for i in wider) <= MAX_ANSWER_CHARS
+    assert widen(stored, [best], limit=5) == [best]
+
+
+def test_with_heading_only_for_a_sentence_pointing_back(stored: StoredIndex) -> None:
+    best = sentence_id(stored, "夜班火车")
+    assert with_heading(stored, [best]) == [best]

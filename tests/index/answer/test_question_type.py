@@ -1,0 +1,57 @@
+"""What a question asks for and what a sentence holds (index/answer/question_type.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from index.answer.question_type import ASKED, HELD, asked_type, asked_vector, asks_for_several, held_vector
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("车票多少钱？", "number"),
+        ("How many people live in Warsaw?", "number"),
+        ("果园哪一年建成的？", "date"),
+        ("火车几月开通？", "date"),
+        ("When did the train start running?", "date"),
+        ("谁种的苹果？", "person"),
+        ("Who founded the orchard?", "person"),
+        ("果园在哪里？", "place"),
+        ("Where is the orchard?", "place"),
+        ("为什么价格上涨了？", "reason"),
+        ("Why did prices rise?", "reason"),
+        ("怎么买票？", "method"),
+        ("Is the train fast?", "yesno"),
+        ("火车快吗？", "yesno"),
+        ("果农说了什么？", "entity"),
+        ("Tell me about trains.", "other"),
+    ],
+)
+def test_asked_type(question: str, kind: str) -> None:
+    assert asked_type(question) == kind
+    vector = asked_vector(question)
+    assert len(vector) == len(ASKED) + 1 and sum(vector) == 1.0
+
+
+def test_held_vector() -> None:
+    held = dict(zip(HELD, held_vector("2026年5月 营收增长 35%，因为 Cursor 卖得好。"), strict=True))
+    assert held["digit"] and held["year"] and held["date"] and held["percent"] and held["latin"] and held["reason"]
+    assert not held["table_row"] and not held["colon_end"]
+    assert dict(zip(HELD, held_vector("他们做了三件事："), strict=True))["colon_end"]
+
+
+@pytest.mark.parametrize(
+    ("question", "several"),
+    [
+        ("文章提到了哪些基准？", True),
+        ("他们做了哪三件事", True),
+        ("What are the main risks?", True),
+        ("Name the three stages of training", True),
+        ("What is the capital of Kenya?", False),
+        ("这个模型多少钱？", False),
+        ("How many parameters does it have?", False),
+    ],
+)
+def test_asks_for_several(question: str, several: bool) -> None:
+    assert asks_for_several(question) is several

@@ -1,0 +1,61 @@
+"""The document structure answers are built from (index/answer/units.py), on the synthetic index."""
+
+from __future__ import annotations
+
+from index.answer.units import (
+    citation_for,
+    is_heading,
+    is_lead_in,
+    list_items,
+    own_lead,
+    render_sentence,
+    table_rows,
+)
+from index.build.store import StoredIndex
+from tests.index.synthetic import sentence_id
+
+
+def test_title_byline_and_headings_are_no_answers(stored: StoredIndex) -> None:
+    headings = {
+        stored.sentence_text(stored.sentences[i]) for i in range(len(stored.sentences)) if is_heading(stored, i)
+    }
+    assert headings == {"——测试文章：水果与火车", "Alice | 2026年1月2日", "一、水果", "二、火车", "项目\t价格\t时长"}
+
+
+def test_a_document_without_a_byline_keeps_its_first_paragraph() -> None:
+    """The first paragraph after a title line is a byline only when it is one (short, dated): an
+    article whose text starts right after its title answers from that text."""
+    from tests.index.synthetic import build_stored
+
+    text = "Warsaw\n\n华沙是波兰的首都，位于维斯瓦河畔，人口约一百八十万。\n\n华沙有许多博物馆。\n"
+    small = build_stored(text, "Warsaw")
+    first = sentence_id(small, "华沙是波兰的首都")
+    assert not is_heading(small, first)
+    assert is_heading(small, 0)
+
+
+def test_a_table_row_reads_with_its_header(stored: StoredIndex) -> None:
+    row = stored.sentences[sentence_id(stored, "卧铺")]
+    assert render_sentence(stored, row) == "卧铺：价格 400 元，时长 12 小时"
+
+
+def test_a_lead_in_opens_its_list(stored: StoredIndex) -> None:
+    lead = sentence_id(stored, "果农说了三件事")
+    assert is_lead_in(stored, lead) and own_lead(stored, lead) == lead
+    items = list_items(stored, lead)
+    assert [stored.sentence_text(stored.sentences[i])[:4] for i in items] == ["• 第一", "• 第二", "• 第三"]
+    assert own_lead(stored, items[1]) == lead  # an item belongs to its lead-in's list
+
+
+def test_table_rows_of_a_row(stored: StoredIndex) -> None:
+    rows = table_rows(stored, sentence_id(stored, "高铁"))
+    assert [stored.sentence_text(stored.sentences[i])[:2] for i in rows] == ["卧铺", "高铁"]
+
+
+def test_a_citation_points_at_the_exact_source_span(stored: StoredIndex) -> None:
+    sid = sentence_id(stored, "果园在山东烟台")
+    cite = citation_for(stored, 1, stored.sentences[sid])
+    chunk = stored.chunks[stored.sentences[sid].chunk]
+    assert cite.quote == "果园在山东烟台，每年秋天采摘。"
+    assert chunk.text[cite.start - chunk.start : cite.end - chunk.start] == cite.quote
+    assert cite.paragraphs == [4]

@@ -1,0 +1,172 @@
+"""index/generate/grounding.py, and a generated answer checked before it is shown: wrong answers of the kind
+a real 1.5B model wrote, fed through the fake OpenAI-compatible server, end in the English line."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from index.answer.english_line import lexicon_of
+from index.english.lexicon import english_vocabulary
+from index.generate.grounding import Grounding, sentences
+from index.generate.settings import LLMSettings
+from tests.fakeopenai import FakeOpenAI, Reply
+from tests.index.support import REPO
+
+CJK = re.compile(r"[\u3400-\u9fff]")
+COMPUTE = "Cursor 还和 SpaceX AI 合作，用了 Colossus 2 的 100 万个 H100 等效算力。"
+DATA = "合成数据规模翻 25 倍：用更强的模型生成高难度训练数据，再让 Composer 2.5 在这些数据上训练。"
+BUYOUT = "更微妙的是，马斯克 reportedly 握有 600 亿美元收购 Cursor 的优先权。"
+RUMOUR = (
+    "最近圈子里在传一个消息：Cursor 的新模型 Composer 2 底层其实是用月之暗面（Moonshot）开源的 Kimi K2.5 做的。"
+    "我先说结论：传闻属实。"
+)
+
+TABLE = (
+    "基准测试\tComposer 2.5\t对比\nSWE-bench Verified\t70.2%（最高 75.6%）\t显著提升\n"
+    "SWE-bench Multilingual\t73.7%\t行业顶尖"
+)
+PRICE = "价格上，Composer 2.5 Fast 版每百万 token 输入 15 美元、输出 2.50 美元。"
+MODEL_ID = "有开发者在 API 里直接看到了模型 ID：accounts/anysphere/models/kimi-k2p5-rl-0317-s515-fast"
+# right and wrong answers in many phrasings, written by helpers that saw only the article (blind): the
+# dev set shaped the checks; holdout, blind2 and blind3 were read after their first run
+# (docs/evaluation.md has those first readings). Floors: the share measured now less one answer. Wrong
+# answers still accepted: blind2's "a day after" where the source says the same day (relative days
+# are not read as numbers), blind3's 85% said of the base model where the source says it of Cursor's
+# own training (a number's subject in another clause is not checked).
+VERIFIER_SETS = {
+    "verifier_dev.jsonl": (0.93, 0),
+    "verifier_holdout.jsonl": (0.94, 0),
+    "verifier_blind2.jsonl": (0.80, 1),
+    "verifier_blind3.jsonl": (0.90, 1),
+}
+
+
+@pytest.fixture(scope="module")
+def grounding(engine) -> Grounding:  # type: ignore[no-untyped-def]
+    stored = engine.snapshot.stored
+    return Grounding(lexicon_of(stored), stored.glossary, english_vocabulary())
+
+
+@pytest.mark.parametrize(
+    ("answer", "source", "problem"),
+    [
+        ("Cursor used 1 million H100-equivalent GPUs from SpaceX AI's Colossus 2 [1].", COMPUTE, None),
+        ("Cursor used 100,000 H100s [1].", COMPUTE, "number not in the cited passages: 100,000"),
+        ("Cursor used 100 million H100s [1].", COMPUTE, "number not in the cited passages: 100 million"),
+        ("Musk reportedly holds a right of first refusal to acquire Cursor for US$60 billion [1].", BUYOUT, None),
+        ("Musk can buy Cursor for $600 billion [1].", BUYOUT, "number not in the cited passages: $600 billion"),
+        ("Musk can buy Cursor for 600 dollars [1].", BUYOUT, "number not in the cited passages: 600 dollars"),
+        ("Cursor's editor supports Python and JavaScript [1].", RUMOUR, "name not in the cited passages: Python"),
+        ("Cursor scaled up its synthetic data 25 times [1].", DATA, None),
+        pytest.param(
+            "Composer 2.5 is 25 times larger [1].",
+            DATA,
+            "number not in the cited passages",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="a number said of another subject passes when the passage holds the sentence's words: "
+                "the check by the word after a number refused 7 of 88 right blind answers and caught none",
+            ),
+        ),
+        ("Composer 2.5 scored 70.2% on SWE-bench Verified, up to 75.6% at best [1].", TABLE, None),
+        ("Composer 2.5 scored 70.2% on SWE-bench Verified, and at least 75.6% [1].", TABLE, "number not"),
+        ("Composer 2.5 scored 70.2% on SWE-bench Multilingual [1].", TABLE, "number not in the cited passages: 70.2%"),
+        ("Input costs $15 and output $2.50, per million tokens [1].", PRICE, None),
+        ("Input costs $2.50 and output $15, per million tokens [1].", PRICE, "number not in the cited passages: $2.50"),
+        ("Cursor used the model kimi-k2p5-rl-0713-s515-fast [1].", MODEL_ID, "name not in the cited passages: 0713"),
+        ("Yes, the rumour is true: Composer 2 is built on Moonshot's Kimi K2.5 [1].", RUMOUR, None),
+        ("The rumour came from Moonshot's founder Yang Zhilin [1].", RUMOUR, "name not in the cited passages: Yang"),
+    ],
+)
+def test_problems(grounding: Grounding, answer: str, source: str, problem: str | None) -> None:
+    found = grounding.first_problem(answer, {1: source})
+    assert (found or "").startswith(problem or "") and (found is None) == (problem is None), found
+
+
+@pytest.mark.parametrize("name", list(VERIFIER_SETS))
+def test_right_answers_in_many_phrasings_pass_and_wrong_numbers_never(grounding: Grounding, name: str) -> None:
+    rows = [json.loads(line) for line in (REPO / "tests" / "eval" / name).read_text(encoding="utf-8").splitlines()]
+    verdicts = [(row, grounding.first_problem(row["answer"], {1: row["source"]})) for row in rows]
+    right = [problem is None for row, problem in verdicts if row["right"]]
+    accepted_wrong = [row["id"] for row, problem in verdicts if not row["right"] and problem is None]
+    print(f"\n{name}: right accepted {sum(right)}/{len(right)}, wrong accepted {len(accepted_wrong)}")
+    floor, wrong_allowed = VERIFIER_SETS[name]
+    assert len(right) >= 80 and len(verdicts) - len(right) >= 30
+    assert sum(right) / len(right) >= floor
+    assert len(accepted_wrong) <= wrong_allowed, accepted_wrong
+
+
+def test_a_name_may_come_through_the_lexicon(grounding: Grounding) -> None:
+    assert "Musk" in grounding.names("Cursor said that Musk backs it [1].")
+    assert grounding.name_supported("Musk", [BUYOUT])  # 马斯克 → Elon Musk
+
+
+def test_sentence_initial_words_are_no_names(grounding: Grounding) -> None:
+    assert grounding.names("The article says so. However, Cursor did [1].") == ["Cursor"]
+
+
+def test_sentences_keep_their_markers() -> None:
+    assert sentences("One fact [1]. Two facts. [2][3] Three") == ["One fact [1].", "Two facts. [2][3]", "Three"]
+
+
+def test_a_preview_shows_grounded_sentences_only(grounding: Grounding) -> None:
+    text = "Cursor used Colossus 2 [1]. It used 100,000 H100s [1]. Then more"
+    assert grounding.grounded_prefix(text, {1: COMPUTE}) == "Cursor used Colossus 2 [1]."
+
+
+# -- through the generator, at the protocol level ---------------------------------------------------
+WRONG = [
+    ("How many H100 equivalents did Cursor get from SpaceX AI?", "Cursor used 100,000 H100s from Colossus 2 [1]."),
+    ("How much would Musk pay to buy Cursor?", "Musk holds the right to acquire Cursor for 600 billion dollars [1]."),
+    ("What is Composer 2 built on?", "Composer 2 is built on Kimi K2.5, and Cursor's editor supports Python [1]."),
+    ("By how much did Cursor scale up its synthetic data?", "Composer 2.5 is 25 times larger than Composer 2 [1]."),
+]
+
+
+@pytest.fixture(scope="module")
+def writer(engine):  # type: ignore[no-untyped-def]
+    from index.engine import Engine
+
+    with FakeOpenAI() as fake:
+        llm = LLMSettings(base_url=fake.base_url, model="fake-model", timeout=5, deadline=10, passages=2)
+        made = Engine(engine.settings, embedder=engine.embedder, llm=llm)
+        try:
+            yield made, fake
+        finally:
+            assert made.generator is not None
+            made.generator.close()
+
+
+@pytest.mark.parametrize(("question", "reply"), WRONG)
+def test_a_wrong_answer_is_never_shown(writer, question: str, reply: str) -> None:  # type: ignore[no-untyped-def]
+    engine, fake = writer
+    fake.script(Reply.text(reply, chunk_size=5, chunk_delay=0.01))
+    partials: list[str] = []
+    result = engine.ask(question, on_partial=partials.append)
+    assert result.generator == "extractive" and (result.generation or "").startswith("ungrounded"), result.generation
+    opening = result.answer.split("\n")[0]
+    assert opening and not CJK.search(opening), opening  # the English line stands
+    assert "Quoted from the Chinese original" in result.answer
+    wrong = sentences(reply)[-1].split(" [")[0]
+    assert all(wrong not in p for p in partials), partials
+
+
+def test_a_grounded_answer_is_shown_as_it_streams(writer) -> None:  # type: ignore[no-untyped-def]
+    engine, fake = writer
+    reply = "Cursor used Colossus 2 through SpaceX AI [1]. It had 1 million H100-equivalent compute [1]."
+    fake.script(Reply.text(reply, chunk_size=5, chunk_delay=0.01))
+    partials: list[str] = []
+    result = engine.ask("How many H100 equivalents did Cursor get from SpaceX AI?", on_partial=partials.append)
+    assert result.generation == "shown" and result.answer == reply, result.generation
+    assert all(reply.startswith(p) for p in partials)
+
+
+def test_a_right_answer_with_a_bound_is_shown(writer) -> None:  # type: ignore[no-untyped-def]
+    engine, fake = writer
+    reply = "Composer 2.5 scored 70.2% on SWE-bench Verified, up to 75.6% at best [1]."
+    fake.script(Reply.text(reply))
+    result = engine.ask("What did Composer 2.5 score on SWE-bench Verified?")
+    assert result.generation == "shown" and result.answer == reply, result.generation

@@ -1,0 +1,140 @@
+"""index/text/numbers.py: quantities with magnitude and unit, compared and rendered in English."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from index.text.numbers import quantities, render, renderings, same_quantity, unsupported_quantities
+
+
+@pytest.mark.parametrize(
+    ("text", "english"),
+    [
+        ("握有 600 亿美元收购", "US$60 billion"),
+        ("320 亿参数", "32 billion"),
+        ("用了 100 万个 GPU", "1 million"),
+        ("规模翻 25 倍", "25×"),
+        ("占了 85% 的算力", "85%"),
+        ("成本是其他模型的 1/10", "1/10"),
+        ("在 2026 年 3 月 27 日发布", "March 27, 2026"),
+        ("5 月 18 日发布", "May 18"),
+        ("输出 2.50 美元", "US$2.50"),
+        ("他们做了三件事", "3"),
+        ("每百万 token", "1 million"),
+        ("3 万人", "30,000"),
+        ("百分之十二", "12%"),
+        ("一千五百元", "CN¥1,500"),
+        ("第 42 行引用了未定义的变量", "line 42"),
+    ],
+)
+def test_chinese_quantities_render_in_english(text: str, english: str) -> None:
+    (q,) = quantities(text)
+    assert render(q) == english
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "value"),
+    [
+        ("$60 billion", "money", Decimal("6E10")),
+        ("US$2.50", "money", Decimal("2.5")),
+        ("100,000 GPUs", "number", Decimal(100000)),
+        ("320 billion parameters", "number", Decimal("3.2E11")),
+        ("25 times larger", "factor", Decimal(25)),
+        ("a 25x jump", "factor", Decimal(25)),
+        ("85 percent", "percent", Decimal(85)),
+        ("1.5B parameters", "number", Decimal("1.5E9")),
+        ("a million users", "number", Decimal(10**6)),
+        ("three things", "number", Decimal(3)),
+    ],
+)
+def test_english_quantities(text: str, kind: str, value: Decimal) -> None:
+    (q,) = quantities(text)
+    assert (q.kind, q.value) == (kind, value)
+
+
+def test_english_dates() -> None:
+    (march,) = quantities("published on March 27, 2026.")
+    assert (march.year, march.month, march.day) == (2026, 3, 27)
+    (may,) = quantities("on 18th May")
+    assert (may.month, may.day, may.year) == (5, 18, None)
+
+
+@pytest.mark.parametrize("text", ["Kimi K2.5", "H100s", "GPT-4o", "v3.1", "kimi-k2p5-rl-0317-s515-fast", "one of them"])
+def test_numbers_in_names_are_no_quantities(text: str) -> None:
+    assert quantities(text) == []
+
+
+def test_a_version_after_a_name_is_a_number() -> None:
+    assert [str(q.value) for q in quantities("Composer 2/2.5 and Opus 4.7")] == ["2", "2.5", "4.7"]
+
+
+@pytest.mark.parametrize(
+    ("stated", "source", "same"),
+    [
+        ("US$60 billion", "600 亿美元", True),
+        ("60 billion dollars", "600 亿美元", True),
+        ("$600", "600 亿美元", False),  # the magnitude error raw Chinese numbers invite
+        ("320 billion", "320 亿", False),
+        ("32 billion", "320 亿", True),
+        ("100,000 H100s", "100 万个 H100", False),
+        ("1 million H100s", "100 万个 H100", True),
+        ("25 times", "翻 25 倍", True),
+        ("25%", "翻 25 倍", False),
+        ("a tenth (10%)", "1/10", True),
+        ("March 27", "2026 年 3 月 27 日", True),
+        ("March 28", "2026 年 3 月 27 日", False),
+        ("in 2026", "2026 年 3 月 27 日", True),
+        ("US$15", "15 美元", True),
+        ("CN¥15", "15 美元", False),
+    ],
+)
+def test_same_quantity(stated: str, source: str, same: bool) -> None:
+    a = quantities(stated)[-1]
+    assert any(same_quantity(a, b) for b in quantities(source)) is same
+
+
+def test_unsupported_quantities() -> None:
+    found = unsupported_quantities("It used 100,000 H100s at 85% of the compute.", ["用了 100 万个 H100，占了 85%"])
+    assert [q.text for q in found] == ["100,000"]
+
+
+def test_renderings_pair_what_is_written_with_its_english() -> None:
+    assert renderings("600 亿美元，85%，25 倍") == [("600 亿美元", "US$60 billion"), ("25 倍", "25×")]
+
+
+def test_four_digits_without_a_unit_are_said_as_written() -> None:
+    """A year or a code (沈括（1031–1095）) reads 1031, not 1,031; a count keeps its separators."""
+    assert [render(q) for q in quantities("沈括（1031–1095）")] == ["1031", "1095"]
+    assert [render(q) for q in quantities("37000 名乘客，约 2,000 人")] == ["37,000", "2,000"]
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "value"),
+    [
+        ("forty-two lines", "number", Decimal(42)),
+        ("fifteen dollars", "money", Decimal(15)),
+        ("two and a half dollars", "money", Decimal("2.5")),
+        ("百分之六十三点二", "percent", Decimal("63.2")),
+        ("one-fifth of the cost", "fraction", Decimal(20)),
+        ("a tenth of the cost", "fraction", Decimal(10)),
+        ("成本只有一半", "fraction", Decimal(50)),
+        ("$15 per million tokens", "money", Decimal(15)),
+    ],
+)
+def test_numbers_written_in_words(text: str, kind: str, value: Decimal) -> None:
+    q = quantities(text)[0]
+    assert (q.kind, q.value) == (kind, value)
+
+
+def test_per_million_is_a_rate_unit_in_either_language() -> None:
+    english = [q for q in quantities("$15 per million tokens") if q.per]
+    chinese = [q for q in quantities("每百万 token 15 美元") if q.per]
+    assert [q.value for q in english] == [q.value for q in chinese] == [Decimal(10**6)]
+
+
+@pytest.mark.parametrize("text", ["2026/3/27", "3/27/2026", "27/3/2026"])
+def test_dates_with_slashes(text: str) -> None:
+    (q,) = quantities(text)
+    assert (q.kind, q.year, q.month, q.day) == ("date", 2026, 3, 27)
