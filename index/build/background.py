@@ -1,8 +1,8 @@
 """The background: generic off-topic questions, embedded at build time against the index.
 
 Used twice: to correct each passage's cosine for how close it is to *any* question in the
-question's language (retrieval.py), and to tell how far a question's best match stands above
-what unrelated questions get (abstain.py).
+question's language (index/retrieve/retriever.py), and to tell how far a question's best match
+stands above what unrelated questions get (the gates' evidence, index/answer/decide.py).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ Layout of ``index_dir``::
     CURRENT                 name of the live version (replaced atomically with os.replace)
     versions/<name>/        manifest.json, chunks.jsonl, chunks.faiss, sentences.jsonl, sentences.npy,
                             glossary.json, background.npz, english_view.npz, bm25.* (the lexical
-                            index, lexical.py)
+                            index, build/lexical.py)
 
 A build writes a new version folder and only then points CURRENT at it, so a build killed at
 any moment leaves the previous index intact and loadable.
@@ -46,7 +46,7 @@ SENTENCES = "sentences.jsonl"
 SENTENCE_VECTORS = "sentences.npy"
 GLOSSARY = "glossary.json"
 BACKGROUND = "background.npz"
-ENGLISH_VIEW = "english_view.npz"  # the sentences' English glosses and their vectors (english_view.py)
+ENGLISH_VIEW = "english_view.npz"  # the sentences' English glosses and their vectors (english/view.py)
 BIAS_LANGUAGES = ("en", "zh")
 BUILD_HINT = "run `python -m index build --force`"
 STAGING_LOCK = ".writing"  # in a staging folder, locked (flock) by the build writing it
@@ -76,7 +76,7 @@ class Manifest(BaseModel):
     built_at: str
     build_seconds: float
     reused_embeddings: int
-    background_sha256: str = ""  # of the background questions (background.py)
+    background_sha256: str = ""  # of the background questions (build/background.py)
     vocabulary_sha256: str = ""  # of the lexical vocabulary the glossary was made for
     glossary_format: int = 1  # crosslingual.GLOSSARY_FORMAT the glossary was made in (1: before phrases)
     terms_sha256: str = ""  # of the tech terms the glossary was made with (tokenizer.terms_digest)
@@ -97,7 +97,7 @@ class Sentence(BaseModel):
 
 @dataclass
 class Background:
-    """How the index answers generic off-topic questions (see retrieval.py and abstain.py).
+    """How the index answers generic off-topic questions (read by retrieval and the gates' evidence).
 
     ``chunk_bias[lang]`` / ``sentence_bias[lang]``: each passage's mean cosine with its nearest
     background questions of that language; subtracting it removes the pull of passages that
@@ -158,10 +158,10 @@ class StoredIndex:
     vectors: faiss.Index
     sentences: list[Sentence]
     sentence_vectors: np.ndarray
-    glossary: dict[str, list[str]]  # English stem → Chinese corpus words (crosslingual.py)
+    glossary: dict[str, list[str]]  # English stem → Chinese corpus words (english/dictionary.py)
     background: Background
     lexical: LexicalIndex | None = None  # BM25 over the chunks as stored (None: build it from the chunks)
-    # each sentence's English gloss and its vector (english_view.py); None: no view (a synthetic index)
+    # each sentence's English gloss and its vector (english/view.py); None: no view (a synthetic index)
     glosses: list[str] | None = None
     gloss_vectors: np.ndarray | None = None
 

@@ -168,7 +168,7 @@ _entries_lock = threading.Lock()
 def dictionary_entries(words: set[str]) -> dict[str, list[Entry]]:
     """Every CC-CEDICT entry (pinyin, definitions) of ``words``: searched for when they are few,
     read line by line when they are many; remembered, so that a rebuild after an edit (every
-    build glosses the corpus's sentences: english_view.py) looks up only its new words."""
+    build glosses the corpus's sentences: english/view.py) looks up only its new words."""
     with _entries_lock:
         missing = {w for w in words if w not in _entries}
         if missing:
@@ -223,7 +223,7 @@ def tech_terms() -> tuple[tuple[str, str], ...]:
 
 
 def tech_term_keys() -> frozenset[str]:
-    """The glossary keys the tech terms have: the field's own words ("ai", "rl", "poach")."""
+    """The glossary keys the tech terms have: the field's own words ("ai", "rl", "moat")."""
     return _keys_of(tech_terms())
 
 

@@ -4,7 +4,7 @@ the embedder's space (输入 → "input", not "import"; 最高 → "highest", no
 CC-CEDICT lists a word's senses without saying which is common, and its shortest gloss is as often
 the wrong sense as the right one. The bundled e5 was trained on parallel text, so its cosine between
 a word and each gloss tells them apart; on XQuAD's parallel paragraphs the gloss found in the English
-text rose from 0.61 to 0.66 of the time on held-out articles (gloss_training.py). Context did not
+text rose from 0.61 to 0.66 of the time on held-out articles (train/glosses.py). Context did not
 help there, so the choice is one per word: computed for the whole dictionary offline (``python -m
 index glosses``) and packaged as a table of the words where it differs from the shortest gloss.
 """

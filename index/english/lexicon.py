@@ -1,9 +1,9 @@
 """Chinese → English words for the corpus: what the English answer line and verification read (issue #23).
 
-The index stores the other direction (crosslingual.py: English stem → Chinese corpus words, for
+The index stores the other direction (english/dictionary.py: English stem → Chinese corpus words, for
 search). An answer needs readable English for a Chinese word — 发布 → "release", 马斯克 → "Elon
 Musk", 算力 → "compute" — from the same sources: the hand-written tech terms first (CC-CEDICT
-predates most of them), then the CC-CEDICT gloss closest to the word in e5 (glosses.py: 输入 →
+predates most of them), then the CC-CEDICT gloss closest to the word in e5 (english/glosses.py: 输入 →
 "input", not "import"). Made lazily, once per index version, under a lock; a question costs
 dictionary look-ups.
 """
@@ -46,7 +46,7 @@ def readable_glosses(pinyin: str, definitions: str) -> list[str]:
         plain = re.sub(r"^to ", "", plain.split(";")[0].split(",")[0].strip()).strip(" ?!.")
         # an affix ("-er", "vice-") says nothing alone
         affix = plain.startswith("-") or plain.endswith("-")
-        # a gloss in digits (一 "1") is the number, which numbers.py says when it is one
+        # a gloss in digits (一 "1") is the number, which text/numbers.py says when it is one
         readable = (
             bool(plain)
             and not affix
@@ -141,7 +141,7 @@ def own_names(texts: Iterable[str]) -> dict[str, str]:
 def build_lexicon(words: Iterable[str], names: Mapping[str, str] | None = None) -> Lexicon:
     """Chinese word → English for the Chinese ``words`` that have one (and the tech terms): the
     corpus's own name for it (``names``, own_names), a tech term's own English (the first listed for
-    it), else the CC-CEDICT gloss chosen for it (glosses.py). Single characters too: a lone
+    it), else the CC-CEDICT gloss chosen for it (english/glosses.py). Single characters too: a lone
     character's shortest gloss was too often not its sense (说 "persuade"), e5's choice is ("say"),
     and without them a clause holding one could not be rendered at all."""
     wanted = {w for w in words if _HAN.search(w)}

@@ -253,7 +253,7 @@ def _render_text(text: str, lexicon: Mapping[str, str], asked: frozenset[str]) -
 
 def gloss_sentence(text: str, lexicon: Mapping[str, str]) -> str:
     """A sentence's every clause word for word, whatever it says: the English view the index embeds
-    (english_view.py)."""
+    (english/view.py)."""
     return ", ".join(english for english in (render_clause(c, lexicon)[0] for c in _clauses(text)) if english)
 
 

@@ -8,7 +8,7 @@ cosine is a feature of the scorer and the gate (answer/features.py), read at no 
 question (one product with vectors stored with the index). On XQuAD's training articles the best
 candidate by this cosine held the answer more often than the best by the cross-lingual one (0.71
 against 0.66), and its maximum told a question whose paragraph is missing from one the corpus
-answers better (AUC 0.89 against 0.81; docs/tuning-log.md, 2026-12-04).
+answers better (AUC 0.89 against 0.81).
 """
 
 from __future__ import annotations

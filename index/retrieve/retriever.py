@@ -8,7 +8,7 @@ Dense scores are corrected two ways before ranking, both measured on the dev que
   passages are found by the sentence they are in.
 
 A non-Chinese question's vector (unsteered) also ranks the passages by their sentences' English glosses
-(the index's English view, english_view.py), a third ranking in the fusion.
+(the index's English view, english/view.py), a third ranking in the fusion.
 """
 
 from __future__ import annotations
@@ -48,11 +48,8 @@ class RetrievalParams:
     # hit@1 falls 0.90 → 0.88, on English follow-ups 0.80 → 0.75.
     lexical_lead: float = 1.8
     lexical_lead_bonus: float = 0.01
-    # The weight in the fusion of the English view's ranking (a passage by its best sentence's gloss),
-    # for non-Chinese questions. The first passage holds the answer for (weights 0 / 0.5 / 1 / 2) XQuAD's
-    # training articles' English questions 0.870 / 0.893 / 0.896 / 0.891, our English dev questions
-    # 0.849 / 0.836 / 0.826 / 0.813: glosses of an essay's colloquial tech prose read worse than of
-    # Wikipedia's (docs/tuning-log.md, 2026-12-04). The middle of the two.
+    # the English view's weight in the fusion, non-Chinese questions: XQuAD's English hit@1 is best at
+    # 1-2, ours at 0 (an essay's colloquial prose glosses worse than Wikipedia's); 1 is between
     gloss_weight: float = 1.0
 
     def lexical_weight_for(self, language: str) -> float:
@@ -74,7 +71,7 @@ class SearchOutcome:
     sentence_scores: dict[int, float]  # corrected cosine of the candidates' sentences
     dense_order: list[int]  # candidate chunks by corrected dense score
     lexical_order: list[int]  # candidate chunks by BM25 (those with a shared term)
-    # the candidates' sentences' English glosses' cosines with the question (english_view.py); empty
+    # the candidates' sentences' English glosses' cosines with the question (english/view.py); empty
     # for a question the view isn't read for, or an index without one
     view_scores: dict[int, float] = field(default_factory=dict)
 
@@ -243,7 +240,7 @@ class Retriever:
         view_vector: np.ndarray | None = None,
     ) -> SearchOutcome:
         """``focus``: the passages of the section the question points at ("per the conclusion"),
-        ranked before the others (structure.py). ``view_vector``: the question's vector (not steered
+        ranked before the others (retrieve/references.py). ``view_vector``: the question's vector (not steered
         toward the corpus's words), which a non-Chinese question's English view ranks with."""
         params, stored = self.params, self.stored
         pool = max(k * 10, params.pool)

@@ -33,7 +33,7 @@ TOKENIZER_VERSION = 8
 
 
 def terms_path() -> Path:
-    """data/tech_terms.tsv: the field's English → Chinese terms (crosslingual.py keys the pairs; the
+    """data/tech_terms.tsv: the field's English → Chinese terms (english/dictionary.py keys the pairs; the
     tokenizer cuts their Chinese side whole)."""
     return Path(__file__).resolve().parents[1] / "data" / "tech_terms.tsv"
 
@@ -62,7 +62,7 @@ def _read_term_pairs(version: tuple[str, int, int]) -> tuple[tuple[str, str], ..
 
 
 def terms_digest() -> str:
-    """The tech terms file's sha256: an index made with other terms is made again (build.py)."""
+    """The tech terms file's sha256: an index made with other terms is made again (build/builder.py)."""
     return hashlib.sha256(terms_path().read_bytes()).hexdigest()
 
 

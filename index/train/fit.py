@@ -1,6 +1,6 @@
 """`python -m index train`: the answer model learned from public data, reproducibly.
 
-1. Examples (training_examples.py): the public sets' training articles and our development
+1. Examples (train/examples.py): the public sets' training articles and our development
    questions, every question examined by the engine's own steps; each source weighs SOURCE_SHARE.
 2. The scorer: gradient-boosted trees ranking the candidates of each answerable question.
 3. Two gates: trees on question-level features computed with out-of-fold scorer probabilities (as
@@ -46,7 +46,7 @@ SECOND_PRECISION = 0.25  # a second sentence joins where such seconds rescue at 
 # how much each source of questions weighs in training, in all: our own development questions are
 # another kind of article and question (an opinionated essay, colloquial askers), the public sets many
 # articles of one kind; "background": the background's generic questions asked of every training
-# corpus, off-topic examples of the off-topic gate (its share chosen out of fold: docs/tuning-log.md)
+# corpus, off-topic examples of the off-topic gate (its share chosen out of fold)
 SOURCE_SHARE = {"xquad": 0.35, "cmrc": 0.35, "own": 0.30, "background": 0.20}
 FULL_GROUP = 30  # questions a group of a source (a language, a kind) needs to weigh a full share
 # the scorer ranks a question's candidates (LambdaRank); its margin's sigmoid is the "probability" the

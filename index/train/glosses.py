@@ -1,4 +1,4 @@
-"""``python -m index glosses``: the packaged gloss table (glosses.py), made and measured.
+"""``python -m index glosses``: the packaged gloss table (english/glosses.py), made and measured.
 
 For every dictionary word (a single character too) with more than one readable gloss, the gloss
 with the highest e5 cosine to the word, less a small penalty per word beyond its shortest gloss

@@ -155,9 +155,14 @@ def test_tech_terms_translate_words_cedict_lacks() -> None:
     ]
 
 
-def test_a_one_character_tech_term_translates_when_the_corpus_has_it_as_a_word() -> None:
+def test_a_one_character_tech_term_translates_when_the_corpus_has_it_as_a_word(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     # 挖 ("poach" staff) is one character: CC-CEDICT's one-character glosses are too ambiguous to
-    # use, a tech term is chosen by hand
+    # use, a tech term (here a terms file of one line) is taken as it is
+    from index.text import tokens
+
+    terms = tmp_path / "tech_terms.tsv"
+    terms.write_text("poach\t挖\nheadhunt\t挖\n", encoding="utf-8")
+    monkeypatch.setattr(tokens, "terms_path", lambda: terms)
     glossary = build_glossary({"挖", "人"})
     assert glossary[stem("poached")] == ["挖"] and glossary[stem("headhunt")] == ["挖"]
     assert stem("poach") not in build_glossary({"人"})

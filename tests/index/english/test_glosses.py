@@ -1,4 +1,4 @@
-"""index/english/glosses.py and gloss_training.py: the English gloss a Chinese word is rendered with."""
+"""index/english/glosses.py and train/glosses.py: the English gloss a Chinese word is rendered with."""
 
 from __future__ import annotations
 

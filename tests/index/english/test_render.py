@@ -177,7 +177,7 @@ def test_only_the_closing_localizer_goes() -> None:
 
 
 def test_a_sentence_is_glossed_whole_whatever_it_says() -> None:
-    # the English view (english_view.py): no question, nothing new or exact, every clause still said
+    # the English view (english/view.py): no question, nothing new or exact, every clause still said
     text = gloss_sentence("我先说结论：传闻属实，而且官方压根没打算藏。", LEXICON)
     assert text == "“我先说结论”, rumor true, “且官方压根” not “打算藏”"  # words this lexicon lacks as written
     assert gloss_sentence("", LEXICON) == "" and gloss_sentence("。！", LEXICON) == ""
