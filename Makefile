@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 TORCH_SPEC ?= torch==2.13.0
 STAMP := $(VENV)/.installed
 
-.PHONY: chat check test run build lint bench clean local-model eval-llm train glosses
+.PHONY: chat check test run build lint bench clean local-model eval-llm train glosses enrich enrich-public test-llm
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -19,12 +19,12 @@ chat: $(STAMP)  ## ask questions in the terminal, through the bot's own answer c
 	HF_HUB_OFFLINE=1 $(PY) -m index chat
 
 check: lint  ## the fast loop: lint, then the tests that load no model and start no torch (< 1 min)
-	HF_HUB_OFFLINE=1 $(PY) -m pytest -q -m "not model and not slow"
+	HF_HUB_OFFLINE=1 $(PY) -m pytest -q -m "not model and not slow and not llm"
 
 # one worker per core, each test file on one worker (a file's module fixtures, such as one bot
 # under test, serve all its tests)
 test: $(STAMP)  ## the whole test suite (what CI runs)
-	HF_HUB_OFFLINE=1 $(PY) -m pytest -q -n auto --dist loadfile
+	HF_HUB_OFFLINE=1 $(PY) -m pytest -q -n auto --dist loadfile -m "not llm"
 
 run: $(STAMP)  ## the Discord bot (needs DISCORD_TOKEN in the environment or .env)
 	HF_HUB_OFFLINE=1 $(PY) -m bot
@@ -56,6 +56,17 @@ $(LOCAL_STAMP): $(STAMP)
 
 local-model: $(LOCAL_STAMP)  ## download and verify the local model (about 1.1 GB)
 	nice -n 10 $(PY) -m index local-model --cache $(dir $(LOCAL_MODEL))
+
+# Spend the model once per corpus: every sentence rendered in the other language and checked (the question
+# path never generates). Resumable and incremental: run it again after a kill or an edit of the corpus.
+enrich: local-model  ## render corpus/ in English with the local model (~5 min) → corpus/*.renderings.jsonl
+	HF_HUB_OFFLINE=1 LLM_MODEL=gguf:$(LOCAL_MODEL) nice -n 10 $(PY) -m index enrich --beside-corpus
+
+enrich-public: local-model  ## the same for XQuAD's 36 articles (~1 h) → index/data/xquad_renderings.jsonl
+	HF_HUB_OFFLINE=1 LLM_MODEL=gguf:$(LOCAL_MODEL) nice -n 10 $(PY) -m index enrich --public xquad
+
+test-llm: local-model  ## the tests that run the local model (make test leaves them out)
+	HF_HUB_OFFLINE=1 $(PY) -m pytest -q -m llm
 
 eval-llm: local-model  ## the local model beside the extractive answers (slow: tens of minutes on 2 cores)
 	HF_HUB_OFFLINE=1 LLM_MODEL=gguf:$(LOCAL_MODEL) LLM_PASSAGES=2 LLM_MAX_TOKENS=160 LLM_DEADLINE=120 \

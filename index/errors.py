@@ -44,6 +44,11 @@ class EmbedderError(ValueError):
     """The embedding model can't be loaded; the message says what to do."""
 
 
+class GenerationError(RuntimeError):
+    """The configured language model failed while working (a build-time job such as ``enrich``); what
+    it finished is kept, and the message says so."""
+
+
 def exit_code(error: BaseException) -> int:
     """The exit status a command ends with when ``error`` stops it."""
     if isinstance(error, KeyboardInterrupt):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from index.answer.english_line import english_opening
+from index.answer.english_line import english_opening, translated_line
 from index.answer.messages import message
 from index.answer.units import (
     citation_for,
@@ -146,7 +146,8 @@ def compose(stored: StoredIndex, sentences: list[int], language: str, question: 
     if language == "zh":
         return message("answer.says", language, body=body, markers=markers), citations
     opening = english_opening(stored, sentences, question)
-    key = "answer.says.english" if opening else "answer.says"
+    key = "answer.says.translated" if translated_line(stored, sentences) else "answer.says.english"
+    key = key if opening else "answer.says"
     return message(key, language, opening=opening, body=body, markers=markers), citations
 
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from index.answer.units import is_table_row, lead_in_of, table_header
+from index.answer.units import is_heading, is_table_row, lead_in_of, table_header
 from index.build.chunking import SECTION_SEPARATOR
-from index.build.store import StoredIndex
+from index.build.store import Sentence, StoredIndex
 from index.english.lexicon import lexicon_for
 from index.english.render import EnglishUnit, english_line
 
@@ -39,8 +39,44 @@ def lexicon_of(stored: StoredIndex):  # type: ignore[no-untyped-def]
 
 
 def english_opening(stored: StoredIndex, sentences: Sequence[int], question: str) -> str:
-    """The English sentence(s) an answer to ``question`` from these sentences opens with."""
-    return english_line(question, english_units(stored, sentences), lexicon_of(stored))
+    """The English sentence(s) an answer to ``question`` from these sentences opens with: their
+    verified translations when every one has one (translated_line), else the word-for-word line."""
+    translated = translated_line(stored, sentences)
+    return translated or english_line(question, english_units(stored, sentences), lexicon_of(stored))
 
 
-__all__ = ["english_opening", "english_units", "lexicon_of"]
+def translated_line(stored: StoredIndex, sentences: Sequence[int]) -> str | None:
+    """The chosen sentences' verified renderings (`python -m index enrich`), a heading marked as one
+    and a table row read with its header's names; None unless every sentence has one."""
+    if stored.rendered is None or stored.glosses is None or not sentences:
+        return None
+    if not all(stored.rendered[sid] for sid in sentences):
+        return None
+    parts = []
+    for sid in sentences:
+        text = stored.glosses[sid].strip()
+        sentence = stored.sentences[sid]
+        if is_table_row(stored.sentence_text(sentence)):
+            header = _rendered_header(stored, sentence)
+            cells = [c.strip() for c in text.split("|")]
+            if header is not None and len(header) == len(cells) > 1:
+                named = zip(header[1:], cells[1:], strict=True)
+                text = f"{cells[0]}: " + "; ".join(f"{name}: {cell}" for name, cell in named)
+        elif is_heading(stored, sid):
+            text = f"{text.rstrip(':：')} —"
+        parts.append(text)
+    return " ".join(parts)
+
+
+def _rendered_header(stored: StoredIndex, sentence: Sentence) -> list[str] | None:
+    """The cells of a table row's header row, as its verified rendering has them."""
+    found = table_header(stored, sentence)
+    if found is None or stored.glosses is None or stored.rendered is None:
+        return None
+    for sid in stored.sentences_of(sentence.chunk):
+        if stored.sentence_text(stored.sentences[sid]) == found and stored.rendered[sid]:
+            return [c.strip() for c in stored.glosses[sid].split("|")]
+    return None
+
+
+__all__ = ["english_opening", "english_units", "lexicon_of", "translated_line"]

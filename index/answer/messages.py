@@ -186,6 +186,10 @@ MESSAGES: dict[str, Texts] = {
     },
     # -- what the index says in an answer (index/answer/, index/answer/smalltalk.py) ----------------
     "answer.says": {"zh": "根据文章：{body} {markers}", "en": "The article says: “{body}” {markers}"},
+    "answer.says.translated": {
+        "zh": "{opening}\n\n原文：“{body}” {markers}",
+        "en": "{opening}\n\nTranslated from the Chinese original: “{body}” {markers}",
+    },
     "answer.says.english": {
         "zh": "{opening}\n\n原文：“{body}” {markers}",
         "en": "{opening}\n\nQuoted from the Chinese original: “{body}” {markers}",

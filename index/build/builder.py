@@ -28,7 +28,8 @@ from index.build.store import (
 from index.build.versions import check_index_folder, remove_abandoned_staging, write_version
 from index.config import IndexSettings
 from index.english.dictionary import GLOSSARY_FORMAT, build_glossary
-from index.english.view import sentence_glosses, view_digest
+from index.english.renderings import read, sentence_key, sources, verified
+from index.english.view import english_texts, unrendered, view_digest
 from index.errors import IndexLoadError
 from index.models import Chunk
 from index.text.tokens import TOKENIZER_VERSION, terms_digest
@@ -43,16 +44,23 @@ class BuildResult:
     embedded: int
     reused: int
     seconds: float
+    glossed: int = 0  # sentences new since `enrich` rendered the corpus: glossed until it runs again
 
     def summary(self, index_dir: object) -> str:
+        unrendered = (
+            f"; {self.glossed} sentences are new since enrich rendered the corpus: glossed word for word until "
+            "python -m index enrich renders them"
+            if self.glossed
+            else ""
+        )
         if self.version is None:
             return (
                 f"index is up to date: {self.documents} documents, {self.chunks} chunks, "
-                f"{self.sentences} sentences ({index_dir}; --force rebuilds)"
+                f"{self.sentences} sentences ({index_dir}; --force rebuilds){unrendered}"
             )
         return (
             f"built {self.version}: {self.documents} documents, {self.chunks} chunks, {self.sentences} sentences, "
-            f"embedded {self.embedded}, reused {self.reused} embeddings, {self.seconds:.1f} s → {index_dir}"
+            f"embedded {self.embedded}, reused {self.reused} embeddings, {self.seconds:.1f} s → {index_dir}{unrendered}"
         )
 
 
@@ -134,9 +142,15 @@ def build_index(settings: IndexSettings, force: bool = False, progress: bool = T
     ]
     sentences = chunk_sentences(chunks)
     sentence_texts = [sentence_text(chunks, s) for s in sentences]
-    glosses = sentence_glosses([c.text for c in chunks], sentence_texts)
+    made = sources(settings.corpus_dir, settings.index_dir)
+    rendered = {key: r.text for key, r in verified(made).items() if r.language == "en"}
+    glosses, is_rendering = english_texts([c.text for c in chunks], sentence_texts, rendered)
+    tried = {r.key for path in made for r in read(path)}
+    new_since = [key not in tried for key in map(sentence_key, sentence_texts)]
+    glossed = unrendered(sentence_texts, new_since, "und") if tried else 0
     if not force and _is_current(previous, corpus, chunks, sentences, glosses):
-        return BuildResult(None, len(documents), len(chunks), len(sentences), 0, 0, time.perf_counter() - started)
+        seconds = time.perf_counter() - started
+        return BuildResult(None, len(documents), len(chunks), len(sentences), 0, 0, seconds, glossed)
 
     texts = [("passage", passage_text(c)) for c in chunks]
     texts += [("sentence", text) for text in sentence_texts]
@@ -196,7 +210,7 @@ def build_index(settings: IndexSettings, force: bool = False, progress: bool = T
         background,
         settings.keep_versions,
         lexical=lexical,
-        english_view=(glosses, gloss_vectors),
+        english_view=(glosses, gloss_vectors, is_rendering),
     )
     return BuildResult(
         path.name,
@@ -206,4 +220,5 @@ def build_index(settings: IndexSettings, force: bool = False, progress: bool = T
         len(missing),
         len(keys) - len(missing),
         time.perf_counter() - started,
+        glossed,
     )

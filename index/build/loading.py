@@ -83,6 +83,8 @@ def load_version(path: Path, expected_embedder: str | None = None) -> StoredInde
             background = Background.from_arrays(dict(data))
         with np.load(path / ENGLISH_VIEW, allow_pickle=False) as data:
             glosses, gloss_vectors = [str(g) for g in data["glosses"]], data["vectors"]
+            # a version made before renderings were stored holds glosses only
+            rendered = [bool(r) for r in data["rendered"]] if "rendered" in data else [False] * len(glosses)
     except PermissionError as error:
         raise IndexLoadError(permission_hint(error.filename or path)) from None
     except (
@@ -130,6 +132,7 @@ def load_version(path: Path, expected_embedder: str | None = None) -> StoredInde
         lexical,
         glosses,
         gloss_vectors,
+        rendered,
     )
 
 

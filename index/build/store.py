@@ -46,7 +46,7 @@ SENTENCES = "sentences.jsonl"
 SENTENCE_VECTORS = "sentences.npy"
 GLOSSARY = "glossary.json"
 BACKGROUND = "background.npz"
-ENGLISH_VIEW = "english_view.npz"  # the sentences' English glosses and their vectors (english/view.py)
+ENGLISH_VIEW = "english_view.npz"  # the sentences' English (renderings or glosses) and vectors (english/view.py)
 BIAS_LANGUAGES = ("en", "zh")
 BUILD_HINT = "run `python -m index build --force`"
 STAGING_LOCK = ".writing"  # in a staging folder, locked (flock) by the build writing it
@@ -161,9 +161,11 @@ class StoredIndex:
     glossary: dict[str, list[str]]  # English stem → Chinese corpus words (english/dictionary.py)
     background: Background
     lexical: LexicalIndex | None = None  # BM25 over the chunks as stored (None: build it from the chunks)
-    # each sentence's English gloss and its vector (english/view.py); None: no view (a synthetic index)
+    # each sentence's English and its vector (english/view.py): its verified rendering where
+    # ``rendered`` says so, else its word-for-word gloss; None: no view (a synthetic index)
     glosses: list[str] | None = None
     gloss_vectors: np.ndarray | None = None
+    rendered: list[bool] | None = None
 
     def __post_init__(self) -> None:
         import numpy as np

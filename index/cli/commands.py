@@ -317,18 +317,21 @@ def _eval_public(args: argparse.Namespace, settings: IndexSettings) -> int:
 
     folder = args.public_dir or public.public_dir()
     layouts = {"with": [True], "without": [False], "both": [True, False]}[args.title_line]
+    views = {"glossed": [False], "rendered": [True], "both": [False, True]}[args.english_view]
     rows, results = [], {}
-    for name in args.public:
-        for title_line in layouts:
-            try:
-                found = public.named_set(name, folder, title_line)
-            except (ValueError, FileNotFoundError) as error:
-                raise UsageError(str(error)) from None
-            label = name if title_line else f"{name} (no title line)"
-            engine = Engine(indexed(found, Path("var/public") / (name if title_line else f"{name}-bare"), settings))
-            metrics = ask_public(engine, found.questions, found.english_answers)
-            results[label] = {lang: m.model_dump() for lang, m in metrics.items()}
-            rows += [(label, lang, m) for lang, m in metrics.items()]
+    for name, title_line, rendered in ((n, t, r) for n in args.public for t in layouts for r in views):
+        if rendered and not name.startswith("xquad"):
+            continue  # CMRC asks in Chinese only: no English view to render
+        try:
+            found = public.named_set(name, folder, title_line, rendered)
+        except (ValueError, FileNotFoundError) as error:
+            raise UsageError(str(error)) from None
+        suffix = ("" if title_line else "-bare") + ("-rendered" if rendered else "")
+        label = name + ("" if title_line else " (no title line)") + (" (rendered)" if rendered else "")
+        engine = Engine(indexed(found, Path("var/public") / f"{name}{suffix}", settings))
+        metrics = ask_public(engine, found.questions, found.english_answers)
+        results[label] = {lang: m.model_dump() for lang, m in metrics.items()}
+        rows += [(label, lang, m) for lang, m in metrics.items()]
     if args.json:
         print(json.dumps(results, ensure_ascii=False))
     else:
@@ -359,6 +362,27 @@ def glosses(args: argparse.Namespace, settings: IndexSettings) -> int:
         make_table(folder, args.output or TABLE_FILE, say=lambda line: print(line, file=sys.stderr))
     except FileNotFoundError as error:
         raise UsageError(str(error)) from None
+    return EXIT_OK
+
+
+def enrich(args: argparse.Namespace, settings: IndexSettings) -> int:
+    """`enrich`: the other language's rendering of every sentence that lacks one (index/generate/enrich.py)."""
+    import os
+
+    from index.generate.enrich import enrich as render
+    from index.generate.settings import load_llm_settings
+
+    llm = load_llm_settings()
+    if not llm.enabled:
+        raise UsageError("enrich needs a model: LLM_MODEL=gguf:<file> (make local-model) or LLM_BASE_URL and LLM_MODEL")
+    os.nice(5)  # hours on a big corpus: the machine's other work comes first
+    say = lambda line: print(line, file=sys.stderr)  # noqa: E731
+    if args.public:
+        from index.train.renderings import enrich_public
+
+        enrich_public(args.public, llm, folder=args.public_dir, say=say)
+    else:
+        render(settings, llm, beside_corpus=args.beside_corpus, say=say)
     return EXIT_OK
 
 

@@ -19,6 +19,7 @@ from index.errors import (
     EXIT_OK,
     EXIT_USAGE,
     EmbedderError,
+    GenerationError,
     IndexLoadError,
     InputError,
     exit_code,
@@ -100,6 +101,13 @@ def _parser() -> argparse.ArgumentParser:
         default="with",
         help="public sets: documents opening with their title line, as bare text, or both (default with)",
     )
+    ev.add_argument(
+        "--english-view",
+        choices=("glossed", "rendered", "both"),
+        default="glossed",
+        help="public sets: XQuAD's corpus as indexed without a model (glossed, as the outside checks index it), "
+        "as enriched (rendered: the package's renderings beside it), or both (default glossed)",
+    )
     ev.add_argument("--k", type=int, default=5, metavar="N")
     ev.add_argument("--json", action="store_true")
     ev.add_argument("--compare", action="store_true", help="every bundled embedder × dense/lexical/hybrid")
@@ -121,6 +129,23 @@ def _parser() -> argparse.ArgumentParser:
     gl.add_argument("--public-dir", type=Path, metavar="DIR", help="the public sets (default ../shared/eval/public)")
     gl.add_argument("--output", type=Path, metavar="FILE", help="table file (default: the package's)")
 
+    en = sub.add_parser(
+        "enrich",
+        parents=[common],
+        help="render every sentence in the other language with the configured LLM (LLM_MODEL), once per corpus",
+    )
+    en.add_argument(
+        "--beside-corpus",
+        action="store_true",
+        help="also write each document's renderings beside it (<document>.renderings.jsonl: what ships with a corpus)",
+    )
+    en.add_argument(
+        "--public",
+        metavar="NAME",
+        choices=("xquad",),
+        help="render a public training set instead (every paragraph of XQuAD's articles) into the package's data",
+    )
+    en.add_argument("--public-dir", type=Path, metavar="DIR", help="the public sets (default ../shared/eval/public)")
     local = sub.add_parser("local-model", parents=[common], help="assemble the local GGUF model (needs network)")
     local.add_argument("--cache", type=Path, default=Path("var/models"), metavar="DIR", help="where to keep it")
     return parser
@@ -144,7 +169,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from index.cli import commands
 
         return int(getattr(commands, args.command.replace("-", "_"))(args, settings) or EXIT_OK)
-    except (InputError, IndexLoadError, EmbedderError) as error:
+    except (InputError, IndexLoadError, EmbedderError, GenerationError) as error:
         print(f"error: {error}", file=sys.stderr)
         return exit_code(error)
     except KeyboardInterrupt:

@@ -1,5 +1,6 @@
-"""The corpus's English view: every sentence glossed word for word (english.gloss_sentence) and
-embedded by the index's own embedder at build time.
+"""The corpus's English view: every sentence's English — its verified rendering by a language model
+where `python -m index enrich` made one (index/english/renderings.py), else its word-for-word gloss
+(english.gloss_sentence) — embedded by the index's own embedder at build time.
 
 An English question meets the Chinese sentences through e5's cross-lingual vectors, which tell the
 sentence that answers it from its neighbours less well than they do for a Chinese question. The
@@ -14,10 +15,11 @@ answers better (AUC 0.89 against 0.81).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from index.english.lexicon import build_lexicon, corpus_words, own_names
 from index.english.render import gloss_sentence
+from index.english.renderings import sentence_key, target_language
 
 ENGLISH_VIEW_FORMAT = 1  # a change to how sentences are glossed makes the index stale
 
@@ -36,6 +38,25 @@ def sentence_glosses(passages: Sequence[str], sentences: Sequence[str]) -> list[
     (the one the English line uses: lexicon.lexicon_for)."""
     lexicon = build_lexicon(corpus_words(passages), own_names(passages))
     return [gloss_sentence(text, lexicon) for text in sentences]
+
+
+def english_texts(
+    passages: Sequence[str], sentences: Sequence[str], rendered: Mapping[str, str]
+) -> tuple[list[str], list[bool]]:
+    """Each sentence's English and whether it is a rendering: ``rendered`` (sentence key → verified
+    English rendering) where it has the sentence, else the gloss."""
+    texts, flags = [], []
+    for sentence, gloss in zip(sentences, sentence_glosses(passages, sentences), strict=True):
+        rendering = rendered.get(sentence_key(sentence))
+        texts.append(rendering or gloss)
+        flags.append(rendering is not None)
+    return texts, flags
+
+
+def unrendered(sentences: Sequence[str], missing: Sequence[bool], document_language: str = "zh") -> int:
+    """How many of the sentences that want an English rendering (Chinese ones) are ``missing`` one."""
+    wanted = (target_language(s, document_language) == "en" for s in sentences)
+    return sum(1 for want, lacks in zip(wanted, missing, strict=True) if want and lacks)
 
 
 def view_digest(glosses: Sequence[str]) -> str:

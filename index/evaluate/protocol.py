@@ -16,9 +16,8 @@ def indexed(public_set: public.PublicSet, folder: Path, base: IndexSettings | No
     indexed in ``folder``/index (texts already embedded there are not embedded again)."""
     from index.build.builder import build_index
 
-    settings = (base or load_settings()).model_copy(
-        update={"corpus_dir": public.write_corpus(public_set, folder / "corpus"), "index_dir": folder / "index"}
-    )
+    corpus = public.write_corpus(public_set, folder / "corpus", public_set.renderings)
+    settings = (base or load_settings()).model_copy(update={"corpus_dir": corpus, "index_dir": folder / "index"})
     build_index(settings, progress=False)
     return settings
 

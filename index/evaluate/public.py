@@ -55,6 +55,7 @@ class PublicSet:
     documents: dict[str, str] = field(default_factory=dict)  # file name → text
     questions: list[PublicQuestion] = field(default_factory=list)
     english_answers: dict[str, tuple[str, ...]] = field(default_factory=dict)  # English question id → its gold
+    renderings: Path | None = None  # the sentences' renderings, written beside the corpus (an enriched corpus)
 
 
 def public_dir(repo: Path | None = None) -> Path:
@@ -157,9 +158,16 @@ def _asked(
     return asked
 
 
-def write_corpus(public: PublicSet, folder: Path) -> Path:
-    """The set's documents in ``folder`` (made or emptied of other .txt files); returns it."""
+def write_corpus(public: PublicSet, folder: Path, renderings: Path | None = None) -> Path:
+    """The set's documents in ``folder`` (made or emptied of other .txt files), with ``renderings``
+    beside them as the corpus's sidecar when given (else none); returns it."""
     folder.mkdir(parents=True, exist_ok=True)
+    sidecar = folder / RENDERINGS_SIDECAR
+    if renderings is not None and renderings.is_file():
+        if not sidecar.is_file() or sidecar.read_bytes() != renderings.read_bytes():
+            sidecar.write_bytes(renderings.read_bytes())
+    else:
+        sidecar.unlink(missing_ok=True)
     for stale in folder.glob("*.txt"):
         if stale.name not in public.documents:
             stale.unlink()
@@ -173,17 +181,22 @@ def write_corpus(public: PublicSet, folder: Path) -> Path:
 # -- the named sets of `python -m index eval --public NAME` -------------------------------------------
 
 XQUAD_ZH = "xquad_dev.zh.json"
+# every sentence of XQuAD's 36 Chinese articles rendered in English by the local model, checked
+# (python -m index enrich --public xquad): what an enriched corpus of these articles reads
+XQUAD_RENDERINGS = Path(__file__).resolve().parents[1] / "data" / "xquad_renderings.jsonl"
+RENDERINGS_SIDECAR = "public.renderings.jsonl"
 XQUAD_EN = "xquad_dev.en.json"
 CMRC = ("cmrc2018_dev.json", "cmrc2018_trial.json")
 CMRC_GROUP = 60  # CMRC articles are one paragraph each: a corpus of this many, as big as 12 XQuAD articles
 PUBLIC_SETS = ("xquad-heldout", "xquad-train", "xquad-dev", "cmrc-heldout", "cmrc-train")
 
 
-def named_set(name: str, folder: Path | None = None, title_line: bool = True) -> PublicSet:
+def named_set(name: str, folder: Path | None = None, title_line: bool = True, rendered: bool = False) -> PublicSet:
     """``xquad-heldout`` (the 12 articles training never sees), ``xquad-train``, ``xquad-dev`` (all 36);
     ``cmrc-heldout`` / ``cmrc-train``: CMRC articles in corpora of CMRC_GROUP, the first group of
     each split, with the next group's questions as off-topic ones. ``title_line``: False writes every
-    document as bare text (its name stays the title's)."""
+    document as bare text (its name stays the title's). ``rendered``: XQuAD's corpus as enriched (the
+    package's renderings of its sentences beside it)."""
     folder = folder or public_dir()
     if name not in PUBLIC_SETS:
         raise ValueError(f"unknown public set {name!r}; one of: {', '.join(PUBLIC_SETS)}")
@@ -195,6 +208,7 @@ def named_set(name: str, folder: Path | None = None, title_line: bool = True) ->
         articles = split(load_squad(folder / XQUAD_ZH), part)  # type: ignore[arg-type]
         found = protocol_set(name, articles, questions_by_id(folder / XQUAD_EN), title_line=title_line)
         found.english_answers = english_answers_by_id(folder / XQUAD_EN)
+        found.renderings = XQUAD_RENDERINGS if rendered else None
         return found
     articles = split(cmrc_articles(folder), "heldout" if name == "cmrc-heldout" else "train")
     return protocol_set(

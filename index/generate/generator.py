@@ -169,6 +169,20 @@ class _Assembler:
         return verify(self.text, self.passages, self.language, self.model, finish_reason, self.check)
 
 
+def chat_client(settings: LLMSettings) -> Any:
+    """What answers ``chat.completions.create``: the local model loaded in-process (``gguf:…``), or
+    an OpenAI client for the endpoint (imports openai: over a second)."""
+    if settings.local_path is not None:
+        from index.generate.local_llm import LocalChat  # xllamacpp: only when a local model is set
+
+        return LocalChat(settings)
+    import openai
+
+    key = settings.api_key.get_secret_value() if settings.api_key else PLACEHOLDER_KEY
+    # an explicit key also keeps an unrelated OPENAI_API_KEY from being sent to this endpoint
+    return openai.OpenAI(base_url=settings.base_url, api_key=key, timeout=settings.timeout, max_retries=0)
+
+
 class Generator:
     """Generates answers with one configured endpoint. Thread-safe; create one and reuse it.
 
@@ -191,27 +205,10 @@ class Generator:
         return self.settings.label
 
     # -- clients ------------------------------------------------------------------------------
-    def _client_options(self) -> dict[str, Any]:
-        key = self.settings.api_key.get_secret_value() if self.settings.api_key else PLACEHOLDER_KEY
-        # An explicit key also keeps an unrelated OPENAI_API_KEY from being sent to this endpoint.
-        return {
-            "base_url": self.settings.base_url,
-            "api_key": key,
-            "timeout": self.settings.timeout,
-            "max_retries": 0,
-        }
-
     def _sync_client(self) -> Any:
         with self._lock:
             if self._client is None:
-                if self.settings.local_path is not None:
-                    from index.generate.local_llm import LocalChat  # xllamacpp: only when a local model is set
-
-                    self._client = LocalChat(self.settings)
-                else:
-                    import openai
-
-                    self._client = openai.OpenAI(**self._client_options())
+                self._client = chat_client(self.settings)
             return self._client
 
     def close(self) -> None:

@@ -78,7 +78,9 @@ def _kept(work: Path, public_set: public.PublicSet, kind: str, identity: tuple) 
     """The set's folder under ``work`` (leave-out variants share one index: embeddings reused) and the
     file its examined questions of ``kind`` are kept in, keyed by the code, ``identity`` and the corpus."""
     folder = work / re.sub(r"\W+", "-", public_set.name.split("@")[0])
-    key = hashlib.sha256(pickle.dumps((_code_digest(), *identity, sorted(public_set.documents.items())))).hexdigest()
+    renderings = public_set.renderings.read_bytes() if public_set.renderings is not None else b""
+    corpus = (sorted(public_set.documents.items()), hashlib.sha256(renderings).hexdigest())
+    key = hashlib.sha256(pickle.dumps((_code_digest(), *identity, corpus))).hexdigest()
     name = re.sub(r"\W+", "-", public_set.name)
     return folder, folder / f"{kind}-{name}-{key[:16]}.pkl"
 
@@ -180,6 +182,13 @@ def training_sets(folder: Path) -> list[public.PublicSet]:
         public.protocol_set(f"train-xquad@leave{leave}", xquad, english, leave_out=leave)
         for leave in LEAVE_OUT_VARIANTS
     ]
+    # the same corpora as an enriched corpus reads them (the English view from verified renderings):
+    # the model learns both, as users' corpora come either way
+    if public.XQUAD_RENDERINGS.is_file():
+        for leave in LEAVE_OUT_VARIANTS:
+            rendered = public.protocol_set(f"train-xquad-rendered@leave{leave}", xquad, english, leave_out=leave)
+            rendered.renderings = public.XQUAD_RENDERINGS
+            sets.append(rendered)
     cmrc = public.split(public.cmrc_articles(folder), "train")
     groups = [cmrc[i : i + public.CMRC_GROUP] for i in range(0, len(cmrc), public.CMRC_GROUP)][:CMRC_TRAIN_GROUPS]
     for i, group in enumerate(groups):

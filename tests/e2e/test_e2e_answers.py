@@ -56,10 +56,11 @@ def test_ask_in_english(bot: BotUnderTest) -> None:
     embed = _answer_embed(edit.json)
     assert embed["title"] == VERIFIED_EN
     assert "70.2%" in embed["description"]
-    # it opens in English (the fact rendered, no Chinese), then quotes the Chinese original
+    # it opens in English (the row's verified translation, shipped beside the corpus), then the
+    # Chinese original it was translated from
     opening = embed["description"].split("\n")[0]
     assert "70.2%" in opening and not re.search(r"[\u4e00-\u9fff]", opening), opening
-    assert "Quoted from the Chinese original" in embed["description"]
+    assert "Translated from the Chinese original" in embed["description"], embed["description"]
     assert any(SECTION in f["name"] and "¶26" in f["name"] for f in embed["fields"]), embed["fields"]
 
 

@@ -19,7 +19,7 @@ import asyncio
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -116,8 +116,11 @@ class RecordedRequest:
 class FakeOpenAI:
     """The server; use as a (sync) context manager, or call start()/stop()."""
 
-    def __init__(self, default: Reply | None = None) -> None:
+    def __init__(self, default: Reply | None = None, responder: Callable[[Any], str] | None = None) -> None:
+        """``responder``: when no scripted reply is left, what the assistant says to a request's JSON
+        (a deterministic model: a fake translator, say)."""
         self._default = default or Reply.text("NOT_IN_ARTICLE")
+        self.responder = responder
         self._script: list[Reply] = []
         self._last: Reply | None = None
         self._lock = threading.Lock()
@@ -232,7 +235,9 @@ class FakeOpenAI:
             payload = None
         with self._lock:
             self.requests.append(RecordedRequest(request.method, request.path, dict(request.headers), body, payload))
-        reply = self._next_reply()
+        with self._lock:
+            scripted = bool(self._script)
+        reply = self._next_reply() if scripted or self.responder is None else Reply.text(self.responder(payload))
         if not await self._sleep(reply.delay):
             return web.Response(status=503)
         if reply.kind in ("error", "raw"):

@@ -213,7 +213,7 @@ def _version_parts(stored):  # type: ignore[no-untyped-def]
 
 
 def _english_view(stored):  # type: ignore[no-untyped-def]
-    return (stored.glosses, stored.gloss_vectors)
+    return (stored.glosses, stored.gloss_vectors, stored.rendered)
 
 
 def test_write_version_switches_atomically_and_prunes(built_index, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

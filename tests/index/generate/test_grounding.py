@@ -149,7 +149,7 @@ def test_a_wrong_answer_is_never_shown(writer, question: str, reply: str) -> Non
     assert result.generator == "extractive" and (result.generation or "").startswith("ungrounded"), result.generation
     opening = result.answer.split("\n")[0]
     assert opening and not CJK.search(opening), opening  # the English line stands
-    assert "Quoted from the Chinese original" in result.answer
+    assert re.search(r"(Quoted|Translated) from the Chinese original", result.answer), result.answer
     wrong = sentences(reply)[-1].split(" [")[0]
     assert all(wrong not in p for p in partials), partials
 

@@ -1,0 +1,198 @@
+"""Renderings of the corpus's sentences in the other language, made once per corpus by a language
+model (`python -m index enrich`), checked before use and kept in JSONL files.
+
+A rendering is keyed by its sentence's text (a hash), the model that made it and the prompt
+version: a changed sentence, model or prompt is rendered again, the rest reused. Only a *verified*
+rendering is used (the index's English view, an English asker's answer line), checked again
+whenever it is read: every quantity of the source is in it with the same meaning (magnitude,
+unit, bound), every Latin-script name or code of the source is in it, no Chinese is left in an
+English one (none but quoted), and its length is that of a translation. A failed sentence keeps its word-for-word gloss.
+
+Where renderings are read: ``<document>.renderings.jsonl`` beside a corpus's documents (shipped
+with the bundled article), and ``renderings.jsonl`` in the index folder (what ``enrich`` makes).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import IO
+
+from pydantic import BaseModel, ValidationError
+
+from index.text.bounds import matches, mentions
+from index.text.language import detect_language
+from index.text.numbers import Quantity, identifiers
+
+SIDECAR_SUFFIX = ".renderings.jsonl"
+CACHE_FILE = "renderings.jsonl"
+_HAN = re.compile(r"[\u3400-\u9fff]")
+_QUOTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\"|'[^']*'")
+# a Latin-script word a rendering must keep: a name or a code (capitalised, or with a digit)
+_LATIN_NAME = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9.+\-]*[A-Za-z0-9+]|(?<![A-Za-z0-9])[A-Z](?![A-Za-z0-9])")
+# an English rendering is about 1.5–4 times as many characters as its Chinese source
+LENGTH_RATIO = (0.8, 7.0)
+
+
+def sentence_key(text: str) -> str:
+    """What a rendering is keyed by: the sentence's text, white space normalised."""
+    return hashlib.sha256(" ".join(text.split()).encode()).hexdigest()[:24]
+
+
+class Rendering(BaseModel):
+    """One sentence in the other language, as a model made it and the checks found it."""
+
+    key: str  # sentence_key of the source
+    source: str
+    language: str  # of the rendering: "en" for a Chinese sentence, "zh" for an English one
+    text: str
+    model: str  # the model file's sha256 (gguf:…) or the endpoint's model name
+    prompt: int  # the prompt's version
+    verified: bool
+    problems: list[str] = []
+
+
+def _latin_names(text: str) -> list[str]:
+    found = [w for w in _LATIN_NAME.findall(text) if any(c.isupper() or c.isdigit() for c in w)]
+    return list(dict.fromkeys([*found, *(i for i in identifiers(text) if re.search(r"[A-Za-z]", i))]))
+
+
+def _contains(text: str, word: str) -> bool:
+    """``word`` in ``text`` as a word of its own (any case: "continued pretraining" renders
+    (Continued Pretraining) well)."""
+    return re.search(rf"(?<![A-Za-z0-9]){re.escape(word)}(?![A-Za-z0-9])", text, re.IGNORECASE) is not None
+
+
+def _unspoken(source: str, q: Quantity) -> bool:
+    """A number a translation may leave out: 一 as an article (一个消息 "a message", 一块钢板 "a steel
+    plate"), a heading's or a list's ordinal (三、性能怎么样, 第一，…)."""
+    if q.text.startswith("一") and q.value == 1 and not q.scaled:
+        return True
+    opens = not source[: q.start].strip()
+    return q.kind == "ordinal" and opens and source[q.end : q.end + 1] in ("、", "，", ",", "：", ":")
+
+
+def spoken(source: str) -> list[Quantity]:
+    """The quantities of ``source`` a rendering must state (not 一 as an article, not a list's ordinal)."""
+    return [m.quantity for m in mentions(source) if not _unspoken(source, m.quantity)]
+
+
+def names(source: str) -> list[str]:
+    """The Latin-script names and codes of ``source`` a rendering must keep."""
+    return _latin_names(source)
+
+
+def _numeral_in(source: str, q: Quantity) -> bool:
+    """A small number the source writes as a bare Chinese numeral (阶段二 "stage two", 三件事)."""
+    if q.value is None or q.kind not in ("number", "ordinal") or not 0 < q.value <= 10 or q.value % 1:
+        return False
+    return "一二三四五六七八九十"[int(q.value) - 1] in source or (q.value == 2 and "两" in source)
+
+
+def problems(source: str, rendering: str, language: str) -> list[str]:
+    """Why ``rendering`` (in ``language``) is no faithful rendering of ``source``; empty if none is found."""
+    text = rendering.strip()
+    if not text:
+        return ["empty"]
+    found: list[str] = []
+    said = mentions(text)
+    stated = [m for m in mentions(source) if not _unspoken(source, m.quantity)]
+    for m in stated:
+        if not any(matches(r, [m]) for r in said):
+            found.append(f"number missing or changed: {m.quantity.text}")
+    for r in said:
+        if not matches(r, stated) and not _numeral_in(source, r.quantity):
+            found.append(f"number not in the source: {r.quantity.text}")
+    for name in _latin_names(source):
+        if not _contains(text, name):
+            found.append(f"name missing: {name}")
+    if language == "en":
+        if _HAN.search(_QUOTED.sub("", text)):
+            found.append("Chinese left in the English")
+        low, high = LENGTH_RATIO
+        if not low * len(source) <= len(text) <= high * len(source) + 40:
+            found.append(f"length {len(text)} for a source of {len(source)}")
+    elif language == "zh" and not _HAN.search(text):
+        found.append("no Chinese in the Chinese")
+    return found
+
+
+def target_language(text: str, document_language: str) -> str | None:
+    """The language a sentence is rendered in, or None when it needs none (it is already in the
+    other language, or holds no words)."""
+    own = document_language if document_language in ("zh", "en") else detect_language(text)
+    if not re.search(r"[A-Za-z\u3400-\u9fff]", text) or detect_language(text) != own:
+        return None
+    return "en" if own == "zh" else "zh"
+
+
+def read(path: Path) -> Iterator[Rendering]:
+    """The renderings of one JSONL file (a line that doesn't parse, a file cut off mid-line: skipped)."""
+    if not path.is_file():
+        return
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        try:
+            yield Rendering.model_validate_json(line)
+        except ValidationError:
+            continue
+
+
+def sources(corpus_dir: Path, index_dir: Path | None = None) -> list[Path]:
+    """Where a corpus's renderings are: the sidecars beside its documents, then the index's own file."""
+    found = sorted(corpus_dir.rglob(f"*{SIDECAR_SUFFIX}")) if corpus_dir.is_dir() else []
+    return [*found, index_dir / CACHE_FILE] if index_dir is not None else found
+
+
+def verified(paths: Iterable[Path]) -> dict[str, Rendering]:
+    """The rendering of each sentence key that passes the checks as they are now (a later file's or
+    line's wins): a better check applies to renderings made before it, without the model."""
+    found: dict[str, Rendering] = {}
+    for path in paths:
+        for rendering in read(path):
+            if rendering.text and not problems(rendering.source, rendering.text, rendering.language):
+                found[rendering.key] = rendering
+    return found
+
+
+class Writer:
+    """Appends renderings to a JSONL file, each line flushed: a killed run loses at most the item
+    it was making."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self._file: IO[str] = path.open("a", encoding="utf-8")
+
+    def write(self, rendering: Rendering) -> None:
+        self._file.write(json.dumps(rendering.model_dump(), ensure_ascii=False) + "\n")
+        self._file.flush()
+
+    def close(self) -> None:
+        self._file.close()
+
+    def __enter__(self) -> Writer:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+
+__all__ = [
+    "CACHE_FILE",
+    "SIDECAR_SUFFIX",
+    "Rendering",
+    "Writer",
+    "names",
+    "problems",
+    "read",
+    "sentence_key",
+    "sources",
+    "spoken",
+    "target_language",
+    "verified",
+]

@@ -1,0 +1,53 @@
+"""The public training articles rendered once by the local model (`python -m index enrich --public
+xquad`, `make enrich-public`): every paragraph of XQuAD's 36 Chinese articles, so that training and
+`eval --public` can index them with the English view a user's enriched corpus has. XQuAD is the one
+public set with English questions, the only ones the English view serves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from index.config import load_settings
+from index.english.renderings import CACHE_FILE, Writer, read
+from index.evaluate import public
+from index.generate.enrich import EnrichResult, corpus_paragraphs, enrich
+from index.generate.settings import LLMSettings
+
+SETS = {"xquad": public.XQUAD_RENDERINGS}
+
+
+def enrich_public(
+    name: str,
+    llm: LLMSettings,
+    work: Path = Path("var/enrich"),
+    folder: Path | None = None,
+    output: Path | None = None,
+    say: Callable[[str], None] = print,
+) -> EnrichResult:
+    """Render every sentence of the public set ``name`` (resumable in ``work``), then write all of
+    its renderings, verified or not, to ``output`` (the package's file by default)."""
+    if name not in SETS:
+        raise ValueError(f"unknown public set {name!r}; one of: {', '.join(SETS)}")
+    folder = folder or public.public_dir()
+    articles = public.load_squad(folder / public.XQUAD_ZH)
+    whole = public.protocol_set(name, articles, leave_out=None, languages=("zh",))
+    corpus = public.write_corpus(whole, work / name / "corpus")
+    settings = load_settings(corpus_dir=corpus, index_dir=work / name / "index")
+    result = enrich(settings, llm, say=say)
+    made = {r.key: r for r in read(settings.index_dir / CACHE_FILE)}
+    keys = [i.key for p in corpus_paragraphs(settings) for i in p]
+    target = output or SETS[name]
+    tmp = target.with_suffix(".tmp")
+    tmp.unlink(missing_ok=True)
+    with Writer(tmp) as writer:
+        for key in keys:
+            if key in made:
+                writer.write(made[key])
+    tmp.replace(target)
+    say(f"{sum(k in made for k in keys)} of {len(keys)} sentences' renderings → {target}")
+    return result
+
+
+__all__ = ["SETS", "enrich_public"]

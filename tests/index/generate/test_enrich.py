@@ -1,0 +1,192 @@
+"""`python -m index enrich` (index/generate/enrich.py): every sentence rendered once by the configured
+model, checked, kept or refused, resumable and incremental; the build uses what it made. A fake
+OpenAI-compatible endpoint on 127.0.0.1 translates deterministically (each Chinese character becomes
+a made-up English word), and is told to get some sentences wrong."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from index.build.builder import build_index
+from index.build.loading import load_current
+from index.config import load_settings
+from index.english.renderings import CACHE_FILE, SIDECAR_SUFFIX, read, sentence_key
+from index.errors import GenerationError, UsageError
+from index.generate.enrich import PROMPT_VERSION, corpus_paragraphs, enrich
+from index.generate.settings import LLMSettings
+from tests.fakeopenai import FakeOpenAI, Reply
+from tests.index.support import REPO
+
+DOC = """——试验文章
+
+一、结果
+
+Cursor 用了 100 万个 H100 等效算力。价格是每百万 token 输入 15 美元。
+
+马斯克握有 600 亿美元收购 Cursor 的优先权。这是另一句。
+
+基准测试\tComposer 2.5\t对比
+CursorBench v3.1\t63.2%（最高 64.8%）\t领先
+"""
+_NUMBERED = re.compile(r"^(\d+)\. (.*)$")
+
+
+def _words(text: str) -> str:
+    """A deterministic 'translation': 最高 as "up to", each other Chinese character a made-up word, the
+    rest as it is."""
+    text = text.replace("最高", " up to ")
+    return re.sub(r"[\u3400-\u9fff]", lambda m: f"w{ord(m.group()) % 97} ", text).replace("  ", " ").strip()
+
+
+class Translator:
+    """Answers a paragraph's numbered lines line by line; ``wrong`` sentences lose their numbers in the
+    paragraph, ``hopeless`` ones in their retry too."""
+
+    def __init__(self, wrong: tuple[str, ...] = (), hopeless: tuple[str, ...] = ()) -> None:
+        self.wrong, self.hopeless = wrong, hopeless
+
+    def __call__(self, payload: dict) -> str:
+        user = payload["messages"][-1]["content"]
+        if user.startswith("Context, not to translate"):
+            sentence = user.rsplit("\n", 1)[-1]
+            bad = any(h in sentence for h in self.hopeless)
+            return _words(re.sub(r"\d", "7", sentence) if bad else sentence)
+        lines = []
+        for line in user.splitlines():
+            n, text = _NUMBERED.match(line).groups()  # type: ignore[union-attr]
+            bad = any(w in text for w in (*self.wrong, *self.hopeless))
+            lines.append(f"{n}. {_words(re.sub(r'[0-9]', '7', text) if bad else text)}")
+        return "\n".join(lines)
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    (folder / "doc.txt").write_text(DOC, encoding="utf-8")
+    return folder
+
+
+def _settings(corpus: Path, tmp_path: Path):  # type: ignore[no-untyped-def]
+    return load_settings(corpus_dir=corpus, index_dir=tmp_path / "index")
+
+
+def _run(corpus: Path, tmp_path: Path, translator: Translator, **options):  # type: ignore[no-untyped-def]
+    with FakeOpenAI(responder=translator) as fake:
+        llm = LLMSettings(base_url=fake.base_url, model="fake-translator")
+        result = enrich(_settings(corpus, tmp_path), llm, progress=False, say=lambda line: None, **options)
+        return result, fake.requests
+
+
+def test_every_sentence_is_rendered_checked_and_kept(corpus: Path, tmp_path: Path) -> None:
+    result, requests = _run(corpus, tmp_path, Translator(wrong=("63.2%",), hopeless=("马斯克",)))
+    rows = list(read(tmp_path / "index" / CACHE_FILE))
+    wanted = [i for p in corpus_paragraphs(_settings(corpus, tmp_path)) for i in p]
+    assert [r.key for r in rows] == [i.key for i in wanted] and result.sentences == len(wanted)
+    by_source = {r.source: r for r in rows}
+    amounts = by_source["Cursor 用了 100 万个 H100 等效算力。"]
+    assert amounts.verified and "1 million" in amounts.text and "H100" in amounts.text  # handed over in English
+    row = by_source["CursorBench v3.1\t63.2%（最高 64.8%）\t领先"]
+    assert row.verified and "63.2%" in row.text  # wrong in its paragraph, right alone
+    refused = by_source["马斯克握有 600 亿美元收购 Cursor 的优先权。"]
+    assert not refused.verified and any("number" in p for p in refused.problems)  # keeps its gloss
+    assert (result.verified, result.failed) == (len(rows) - 1, 1)
+    assert all(r.model == "fake-translator" and r.prompt == PROMPT_VERSION for r in rows)
+    paragraphs = len(corpus_paragraphs(_settings(corpus, tmp_path)))
+    assert len(requests) == paragraphs + 2  # one per paragraph, one retry each for the two wrong sentences
+
+
+def test_a_second_run_renders_only_what_changed(corpus: Path, tmp_path: Path) -> None:
+    _run(corpus, tmp_path, Translator())
+    again, requests = _run(corpus, tmp_path, Translator())
+    assert requests == [] and again.reused == again.sentences
+    (corpus / "doc.txt").write_text(DOC.replace("这是另一句。", "这是改过的另一句。"), encoding="utf-8")
+    changed, requests = _run(corpus, tmp_path, Translator())
+    assert len(requests) == 1 and changed.verified == 1  # the edited sentence's paragraph, that sentence only
+    asked = requests[0].json["messages"][-1]["content"]
+    assert "改过" in asked and "600" not in asked
+
+
+def test_a_failing_model_keeps_what_was_made_and_the_next_run_goes_on(corpus: Path, tmp_path: Path) -> None:
+    with FakeOpenAI(responder=Translator()) as fake:
+        fake.script(Reply.text("1. " + _words("试验文章")), Reply.error(500, "the model crashed"))
+        llm = LLMSettings(base_url=fake.base_url, model="fake-translator")
+        with pytest.raises(GenerationError, match="1 sentences rendered before are kept"):
+            enrich(_settings(corpus, tmp_path), llm, progress=False, say=lambda line: None)
+    kept = list(read(tmp_path / "index" / CACHE_FILE))
+    assert len(kept) == 1
+    result, requests = _run(corpus, tmp_path, Translator())
+    assert result.reused == 1 and len(requests) == len(corpus_paragraphs(_settings(corpus, tmp_path))) - 1
+
+
+@pytest.mark.model
+def test_renderings_ship_beside_the_corpus_and_the_build_uses_them(corpus: Path, tmp_path: Path) -> None:
+    result, _ = _run(corpus, tmp_path, Translator(hopeless=("马斯克",)), beside_corpus=True)
+    sidecar = corpus / f"doc{SIDECAR_SUFFIX}"
+    assert result.written == [sidecar] and len(list(read(sidecar))) == result.sentences
+    (tmp_path / "index" / CACHE_FILE).unlink()  # the sidecar alone is enough
+    settings = _settings(corpus, tmp_path)
+    build_index(settings, progress=False)
+    stored = load_current(settings.index_dir)
+    assert stored.rendered is not None and stored.glosses is not None
+    texts = [stored.sentence_text(s) for s in stored.sentences]
+    rendered = {t: (flag, english) for t, flag, english in zip(texts, stored.rendered, stored.glosses, strict=True)}
+    assert rendered["Cursor 用了 100 万个 H100 等效算力。"][0]
+    assert not rendered["马斯克握有 600 亿美元收购 Cursor 的优先权。"][0]  # refused: its gloss stands
+    # a sentence added since: glossed, and the build says so
+    (corpus / "doc.txt").write_text(DOC + "\n新加的一句话。\n", encoding="utf-8")
+    summary = build_index(settings, progress=False).summary(settings.index_dir)
+    assert "1 sentences are new since enrich" in summary
+
+
+def test_sentences_already_in_the_other_language_are_not_rendered(tmp_path: Path) -> None:
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    (folder / "doc.txt").write_text("标题\n\n中文句子。We posted a report.\n\n• \n", encoding="utf-8")
+    texts = [i.text for p in corpus_paragraphs(_settings(folder, tmp_path)) for i in p]
+    assert "We posted a report." not in texts and "中文句子。" in texts
+
+
+def test_no_model_is_a_one_line_usage_error(corpus: Path, tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="LLM_MODEL"):
+        enrich(_settings(corpus, tmp_path), LLMSettings(), progress=False)
+
+
+@pytest.mark.slow
+def test_the_command_without_a_model_exits_2(corpus: Path, tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")}
+    done = subprocess.run(
+        [sys.executable, "-m", "index", "enrich", "--corpus", str(corpus), "--index", str(tmp_path / "index")],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=REPO,
+    )
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "LLM_MODEL" in done.stderr, done.stderr
+
+
+def test_keys_follow_the_text_not_its_white_space() -> None:
+    assert sentence_key("一 句 话") == sentence_key("一  句\t话") != sentence_key("一句话")
+
+
+MODEL = REPO / "var" / "models" / "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
+
+
+@pytest.mark.llm
+@pytest.mark.skipif(not MODEL.is_file(), reason="no local model (make local-model)")
+def test_the_local_model_renders_a_paragraph(corpus: Path, tmp_path: Path) -> None:
+    text = "Cursor 用了 100 万个 H100 等效算力。价格是每百万 token 输入 15 美元。\n"
+    (corpus / "doc.txt").write_text(text, encoding="utf-8")
+    llm = LLMSettings(model=f"gguf:{MODEL}", max_tokens=200)
+    result = enrich(_settings(corpus, tmp_path), llm, progress=False, say=lambda line: None)
+    rows = list(read(tmp_path / "index" / CACHE_FILE))
+    assert result.sentences == 2 and result.verified >= 1, [r.model_dump() for r in rows]
+    assert all(r.model.startswith("sha256:") for r in rows)
+    print(json.dumps([r.text for r in rows], ensure_ascii=False))
