@@ -144,7 +144,8 @@ def meta_answer(stored: StoredIndex, language: str) -> tuple[str, list[Citation]
 
 def _english_date(date: str) -> str:
     """2026-05-20 or 2026年5月20日 → May 20, 2026 (as written when it is no date)."""
-    from index.text.numbers import quantities, render
+    from index.text.amounts import render
+    from index.text.numbers import quantities
 
     found = [q for q in quantities(date) if q.kind == "date"]
     return render(found[0]) if found else date

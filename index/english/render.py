@@ -20,7 +20,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 
-from index.text.numbers import quantities, render
+from index.text.amounts import render
+from index.text.numbers import quantities
 from index.text.stopwords import EN_STOPWORDS
 
 MAX_LINE = 320  # characters: one or two sentences before the quote

@@ -42,7 +42,7 @@ from index.english.renderings import (
 )
 from index.errors import GenerationError, UsageError
 from index.generate.settings import LLMSettings
-from index.text.numbers import renderings
+from index.text.amounts import renderings
 
 PROMPT_VERSION = 2
 _LANGUAGE_NAMES = {"en": "English", "zh": "Simplified Chinese"}

@@ -25,8 +25,16 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from index.english.dictionary import stem, tech_term_keys
-from index.text.bounds import Mention, matches, mentions
-from index.text.numbers import MONTHS, Quantity, identifiers
+from index.generate.placement import (
+    CLAUSE_BREAK,
+    comparable_kind,
+    quantity_spans,
+    source_numbers,
+    spaced,
+    stated_numbers,
+)
+from index.text.bounds import matches
+from index.text.numbers import MONTHS, identifiers
 from index.text.stopwords import EN_STOPWORDS
 from index.text.tokens import tokenize
 
@@ -34,7 +42,6 @@ if TYPE_CHECKING:
     from index.build.store import StoredIndex
 
 MIN_SUPPORT = 0.6  # share of a sentence's content words one cited sentence must hold
-NEIGHBOUR_WORDS = 3  # a number's word is the first content word this close after it (else before)
 _MARKER = re.compile(r"\[(\d+)\]")
 _SENTENCE_END = re.compile(r"[.!?](?:\s*\[\d+\])*(?=\s|$)|[。！？](?:\s*\[\d+\])*|\n+")
 _SOURCE_SENTENCE = re.compile(r"(?<=[。！？!?；;\n])|(?<=\.)\s")
@@ -164,7 +171,7 @@ class Grounding:
         """The Latin-script names of an English text and the CJK proper nouns of any text."""
         found: list[str] = []
         for sentence in sentences(_plain(text)):
-            taken = _quantity_spans(sentence)
+            taken = quantity_spans(sentence)
             for position, match in enumerate(_WORD.finditer(sentence)):
                 if any(a <= match.start() < b for a, b in taken):
                     continue  # USD 15, 1M: part of a quantity
@@ -189,8 +196,8 @@ class Grounding:
         forms = (lower, lower[:-1]) if lower.endswith("s") and len(lower) > 2 else (lower,)  # H100s
         if re.search(r"\d", name):  # K2 is not K2.5: a name with digits is matched whole
             written = re.compile("|".join(rf"(?<![\w.]){re.escape(f)}(?![\w]|\.\d)" for f in forms))
-            return any(written.search(_spaced(source)) for source in sources)
-        if any(form in _spaced(source) for source in sources for form in forms):
+            return any(written.search(spaced(source)) for source in sources)
+        if any(form in spaced(source) for source in sources for form in forms):
             return True
         if _HAN.search(name):
             return False
@@ -201,7 +208,7 @@ class Grounding:
         """A sentence's words that say something: no stopwords, no framing ("the article says"),
         no numbers or their bounds ("up to", "at best": checked as quantities)."""
         plain = _plain(sentence)
-        for start, end in _quantity_spans(plain):
+        for start, end in quantity_spans(plain):
             plain = plain[:start] + " " * (end - start) + plain[end:]
         words = []
         for match in _WORD.finditer(plain):
@@ -228,7 +235,7 @@ class Grounding:
         """The largest share of the sentence's content words and quantities (not a name's version
         number) one source sentence, or up to three in a row, holds."""
         words = self.content_words(sentence)
-        stated = _numbers(_plain(sentence), sources)
+        stated = stated_numbers(_plain(sentence), sources)
         if not words and not stated:
             return 1.0
         best = 0.0
@@ -239,7 +246,7 @@ class Grounding:
             windows += ["".join(own[i : i + 3]) for i in range(len(own) - 2)]
             for candidate in windows:
                 held = sum(1 for w in words if self.word_in(w, candidate))
-                known = _numbers(candidate)
+                known = stated_numbers(candidate)
                 held += sum(1 for m in stated if matches(m, known))
                 best = max(best, held / (len(words) + len(stated)))
         return best
@@ -248,18 +255,18 @@ class Grounding:
         """The quantities of ``sentence`` said of another number's thing: written beside the label of
         another number and not beside their own ("input $2.50" when the source has 输入 15 美元、输出
         2.50 美元; 70.2% on SWE-bench Multilingual when 70.2% is Verified's)."""
-        known = [n for source in sources for n in _source_numbers(source)]
+        known = [n for source in sources for n in source_numbers(source)]
         wrong = []
-        single = len([m for m in _numbers(_plain(sentence), sources) if not m.quantity.per]) == 1
-        for clause in _CLAUSE_BREAK.split(_plain(sentence)):
+        single = len([m for m in stated_numbers(_plain(sentence), sources) if not m.quantity.per]) == 1
+        for clause in CLAUSE_BREAK.split(_plain(sentence)):
             words = self.content_words(clause)
             everywhere = self.content_words(sentence) if single or not words else []
-            for m in _numbers(clause, sources):
+            for m in stated_numbers(clause, sources):
                 if m.quantity.per or re.search(r"\bper\s*$", clause[: m.quantity.start]):
                     continue  # the unit of a rate (per 1M)
                 said = {id(k) for k in matches(m, [n.mention for n in known])}
                 own = [n.label for n in known if id(n.mention) in said and n.label]
-                others = [n.label for n in known if id(n.mention) not in said and _comparable_kind(m, n.mention)]
+                others = [n.label for n in known if id(n.mention) not in said and comparable_kind(m, n.mention)]
                 if not own:
                     continue  # not stated at all (the number check says so), or stated with no label
                 # its clause's words, else the sentence's when the clause has none ("…, with a maximum
@@ -282,8 +289,8 @@ class Grounding:
         everything = list(cited.values())
         found: list[Problem] = []
         plain = _plain(answer)
-        known = [k for text in everything for k in _numbers(text)]
-        for m in _numbers(plain, everything):
+        known = [k for text in everything for k in stated_numbers(text)]
+        for m in stated_numbers(plain, everything):
             if m.quantity.text in _ARTICLE_NUMERALS:
                 continue  # 一个比喻 is "a metaphor": no number to check
             if not matches(m, known):
@@ -320,72 +327,6 @@ class Grounding:
 def _stop(word: str) -> bool:
     lower = word.lower()
     return lower in EN_STOPWORDS or lower in _FRAME or lower == "per" or len(lower) < 2
-
-
-_CLAUSE_BREAK = re.compile(r"[,;:，；：、\n]|\s(?:and|while|whereas|but)\s|\s*[（(]")
-
-
-def _spaced(text: str) -> str:
-    """Lower case, runs of white space as one space: "Composer  2.5" is "composer 2.5"."""
-    return " ".join(text.lower().split())
-
-
-def _numbers(text: str, sources: Sequence[str] | None = None) -> list[Mention]:
-    """The quantities of ``text`` with their qualifiers, versions left out: in a source, a bare number
-    after a capitalised word (Composer 2.5); in an answer (``sources`` given), only such a name the
-    sources write ("Composer 3" is a number to check, "Because 3 layers" too)."""
-    found = []
-    for m in mentions(text):
-        if not m.qualifiers and is_version(text, m.quantity):
-            if sources is None:
-                continue
-            name = re.search(r"[A-Za-z][A-Za-z0-9]*\s*$", text[: m.quantity.start]).group().strip()  # type: ignore[union-attr]
-            written = re.compile(rf"\b{re.escape(name.lower())} {re.escape(m.quantity.text)}(?![\d.]\d)")
-            if any(written.search(_spaced(source)) for source in sources):
-                continue
-        found.append(m)
-    return found
-
-
-def _quantity_spans(text: str) -> list[tuple[int, int]]:
-    """Where ``text``'s quantities and the words of their bounds are."""
-    return [span for m in mentions(text) for span in ((m.quantity.start, m.quantity.end), *m.spans)]
-
-
-def _comparable_kind(a: Mention, b: Mention) -> bool:
-    return a.quantity.kind == b.quantity.kind or "number" in (a.quantity.kind, b.quantity.kind)
-
-
-@dataclass(frozen=True)
-class _SourceNumber:
-    mention: Mention
-    label: str  # the last word before it in its clause ("" if none)
-
-
-def _source_numbers(source: str) -> list[_SourceNumber]:
-    """Each number of ``source`` with its label: the last word before it in its clause (a line cut
-    at clause punctuation; a table row's cells are one clause, so its label is the row's name); a
-    number with no word before it (最高 75.6% in brackets) takes the label of the one before."""
-    found = []
-    for line in source.split("\n"):
-        label = ""
-        for clause in _CLAUSE_BREAK.split(line):
-            masked = clause
-            for a, b in _quantity_spans(clause):
-                masked = masked[:a] + " " * (b - a) + masked[b:]
-            for m in _numbers(clause):
-                if m.quantity.per:
-                    continue
-                words = re.findall(r"[A-Za-z][A-Za-z0-9.]*|[\u3400-\u9fff]+", masked[: m.quantity.start])
-                label = next((w[-4:] if _HAN.fullmatch(w) else w for w in reversed(words) if not _stop(w)), label)
-                found.append(_SourceNumber(m, label))
-    return found
-
-
-def is_version(text: str, q: Quantity) -> bool:
-    """A bare number right after a capitalised word is part of a name: Composer 2.5, Opus 4.7."""
-    before = re.search(r"([A-Za-z][A-Za-z0-9]*)\s*$", text[: q.start])
-    return q.kind == "number" and not q.scaled and bool(before) and before.group(1)[:1].isupper()  # type: ignore[union-attr]
 
 
 def _cjk_proper_nouns(text: str) -> list[str]:

@@ -77,7 +77,7 @@ def build_messages(question: str, passages: Sequence[Passage], language: str) ->
 def _renderings(passages: Sequence[Passage]) -> str:
     """The passages' numbers in English, exactly (600 亿美元 = US$60 billion): a small model turns
     320 亿 into "320 billion" unless told."""
-    from index.text.numbers import renderings
+    from index.text.amounts import renderings
 
     pairs = list(dict.fromkeys(pair for p in passages for pair in renderings(p.text)))
     if not pairs:

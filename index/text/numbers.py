@@ -1,8 +1,8 @@
 """Quantities in Chinese and English text, as canonical values, and their English renderings (issue #23).
 
 One normaliser for two jobs: the English answer line renders what the article states exactly
-(600 亿美元 → US$60 billion, 100 万个 → 1 million, 25 倍 → 25×, 2026 年 3 月 27 日 → March 27, 2026),
-and verification checks that every number a model wrote occurs in the passages it cites, with its
+(index/text/amounts.py: 600 亿美元 → US$60 billion, 100 万个 → 1 million, 25 倍 → 25×), and
+verification checks that every number a model wrote occurs in the passages it cites, with its
 magnitude: "320 billion" is not 320 亿 (32 billion), "100,000" is not 100 万.
 
 Numbers inside a name (K2.5, H100, v3.1, kimi-k2p5-0317) are part of the name, not quantities.
@@ -353,71 +353,5 @@ def unsupported_quantities(stated_text: str, sources: list[str]) -> list[Quantit
     return [q for q in quantities(stated_text) if not any(same_quantity(q, k) for k in known)]
 
 
-# -- rendering -------------------------------------------------------------------------------------
-_FOUR_DIGITS = re.compile(r"\d{4}")
-
-
-def _plain(value: Decimal, places: int = 0) -> str:
-    """73.7, 2.50 (places as written), 60 (not 6E+1), 1,000 with thousands separators."""
-    if places:
-        return f"{value:,.{places}f}"
-    normal = value.normalize()
-    text = f"{normal:,f}"
-    return text
-
-
-def render_amount(value: Decimal, places: int = 0, scaled: bool = False) -> str:
-    """A count as English writes it: 1 million, 60 billion, 32 billion, 30,000, 2.50."""
-    for size, word in ((10**12, "trillion"), (10**9, "billion"), (10**6, "million")):
-        if abs(value) >= size and (scaled or value % (size // 1000) == 0):
-            return f"{_plain(value / size)} {word}"
-    return _plain(value, 0 if scaled else places)
-
-
-def render(q: Quantity) -> str:
-    """A quantity in English: US$60 billion, 32 billion, 1 million, 25×, 73.7%, 1/10, March 27, 2026."""
-    if q.kind == "date":
-        month = MONTHS[q.month - 1] if q.month else ""
-        if month and q.day and q.year:
-            return f"{month} {q.day}, {q.year}"
-        if month and q.day:
-            return f"{month} {q.day}"
-        if month and q.year:
-            return f"{month} {q.year}"
-        return str(q.year or month)
-    assert q.value is not None
-    if q.kind == "fraction":
-        return re.sub(r"\s+", "", q.text) if q.text[:1].isdigit() else f"{_plain(q.value)}%"
-    if q.kind == "number" and not q.scaled and _FOUR_DIGITS.fullmatch(q.text.strip()):
-        return q.text.strip()  # a year or a code as written (1048, not 1,048)
-    amount = render_amount(q.value, q.places, q.scaled)
-    if q.kind == "money":
-        return ("US$" if q.currency == "USD" else "CN¥") + amount
-    if q.kind == "percent":
-        return f"{amount}%"
-    if q.kind == "factor":
-        return f"{amount}×"
-    if q.kind == "ordinal":
-        n = int(q.value)
-        if q.measure in ORDINAL_NOUNS:
-            return f"{ORDINAL_NOUNS[q.measure]} {n}"  # 第 42 行 → line 42
-        suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-        return f"{n}{suffix}"
-    return amount
-
-
-def renderings(text: str) -> list[tuple[str, str]]:
-    """(as written, in English) for every quantity of ``text`` whose English differs from it and
-    says more than its digits: a magnitude, a currency, a factor, a date."""
-    pairs = []
-    for q in quantities(text):
-        if (q.kind == "number" and not q.scaled) or q.kind == "ordinal":
-            continue  # 三 = 3 tells no one anything
-        english = render(q)
-        if english != q.text and (q.text, english) not in pairs:
-            pairs.append((q.text, english))
-    return pairs
-
-
-__all__ = ["MONTHS", "Quantity", "identifiers", "quantities", "render", "render_amount", "renderings", "same_quantity",
+__all__ = ["MONTHS", "ORDINAL_NOUNS", "Quantity", "identifiers", "quantities", "same_quantity",
            "unsupported_quantities"]  # fmt: skip

@@ -6,7 +6,8 @@ from decimal import Decimal
 
 import pytest
 
-from index.text.numbers import quantities, render, renderings, same_quantity, unsupported_quantities
+from index.text.amounts import render, renderings
+from index.text.numbers import quantities, same_quantity, unsupported_quantities
 
 
 @pytest.mark.parametrize(

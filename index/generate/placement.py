@@ -1,0 +1,88 @@
+"""Where a sentence's numbers stand: the clause each is in, the label each number of a source has
+(the word before it in its clause: 输入 15 美元、输出 2.50 美元), and which numbers are part of a name
+(Composer 2.5). What the verifier reads to tell a number said of the wrong thing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from index.text.bounds import Mention, mentions
+from index.text.numbers import Quantity
+from index.text.stopwords import EN_STOPWORDS
+
+_HAN = re.compile(r"[\u3400-\u9fff]+")
+
+
+def _stop(word: str) -> bool:
+    """A word no label is: a function word ("of", "per"), or a single letter."""
+    lower = word.lower()
+    return lower in EN_STOPWORDS or lower == "per" or len(lower) < 2
+
+
+CLAUSE_BREAK = re.compile(r"[,;:，；：、\n]|\s(?:and|while|whereas|but)\s|\s*[（(]")
+
+
+def spaced(text: str) -> str:
+    """Lower case, runs of white space as one space: "Composer  2.5" is "composer 2.5"."""
+    return " ".join(text.lower().split())
+
+
+def stated_numbers(text: str, sources: Sequence[str] | None = None) -> list[Mention]:
+    """The quantities of ``text`` with their qualifiers, versions left out: in a source, a bare number
+    after a capitalised word (Composer 2.5); in an answer (``sources`` given), only such a name the
+    sources write ("Composer 3" is a number to check, "Because 3 layers" too)."""
+    found = []
+    for m in mentions(text):
+        if not m.qualifiers and is_version(text, m.quantity):
+            if sources is None:
+                continue
+            name = re.search(r"[A-Za-z][A-Za-z0-9]*\s*$", text[: m.quantity.start]).group().strip()  # type: ignore[union-attr]
+            written = re.compile(rf"\b{re.escape(name.lower())} {re.escape(m.quantity.text)}(?![\d.]\d)")
+            if any(written.search(spaced(source)) for source in sources):
+                continue
+        found.append(m)
+    return found
+
+
+def quantity_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text``'s quantities and the words of their bounds are."""
+    return [span for m in mentions(text) for span in ((m.quantity.start, m.quantity.end), *m.spans)]
+
+
+def comparable_kind(a: Mention, b: Mention) -> bool:
+    return a.quantity.kind == b.quantity.kind or "number" in (a.quantity.kind, b.quantity.kind)
+
+
+@dataclass(frozen=True)
+class SourceNumber:
+    mention: Mention
+    label: str  # the last word before it in its clause ("" if none)
+
+
+def source_numbers(source: str) -> list[SourceNumber]:
+    """Each number of ``source`` with its label: the last word before it in its clause (a line cut
+    at clause punctuation; a table row's cells are one clause, so its label is the row's name); a
+    number with no word before it (最高 75.6% in brackets) takes the label of the one before."""
+    found = []
+    for line in source.split("\n"):
+        label = ""
+        for clause in CLAUSE_BREAK.split(line):
+            masked = clause
+            for a, b in quantity_spans(clause):
+                masked = masked[:a] + " " * (b - a) + masked[b:]
+            for m in stated_numbers(clause):
+                if m.quantity.per:
+                    continue
+                words = re.findall(r"[A-Za-z][A-Za-z0-9.]*|[\u3400-\u9fff]+", masked[: m.quantity.start])
+                label = next((w[-4:] if _HAN.fullmatch(w) else w for w in reversed(words) if not _stop(w)), label)
+                found.append(SourceNumber(m, label))
+    return found
+
+
+def is_version(text: str, q: Quantity) -> bool:
+    """A bare number right after a capitalised word is part of a name: Composer 2.5, Opus 4.7."""
+    before = re.search(r"([A-Za-z][A-Za-z0-9]*)\s*$", text[: q.start])
+    return q.kind == "number" and not q.scaled and bool(before) and before.group(1)[:1].isupper()  # type: ignore[union-attr]
