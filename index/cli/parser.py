@@ -166,9 +166,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         settings = _settings(args)
-        from index.cli import commands
+        from index.cli import commands, jobs
 
-        return int(getattr(commands, args.command.replace("-", "_"))(args, settings) or EXIT_OK)
+        name = args.command.replace("-", "_")
+        run = getattr(commands, name, None) or getattr(jobs, name)
+        return int(run(args, settings) or EXIT_OK)
     except (InputError, IndexLoadError, EmbedderError, GenerationError) as error:
         print(f"error: {error}", file=sys.stderr)
         return exit_code(error)

@@ -33,6 +33,9 @@ class EvalQuestion(BaseModel):
     facts_en: list[str] = Field(default_factory=list)
     # our extension of the format: the earlier question(s) of a follow-up, one per line, oldest first
     context: str | None = None
+    # our extension: what kind of question it is (reason, meaning, opinion, comparison, list, near,
+    # factoid …), reported apart; None counts as factoid
+    kind: str | None = None
 
 
 class Metrics(BaseModel):
@@ -73,6 +76,8 @@ class Failure(BaseModel):
 class Report(BaseModel):
     by_language: dict[str, Metrics]
     failures: list[Failure]
+    # "kind/lang" → metrics, when the questions say their kind
+    by_kind: dict[str, Metrics] = Field(default_factory=dict)
 
 
 def load_questions(path: Path) -> list[EvalQuestion]:
@@ -109,7 +114,12 @@ def evaluate(
     all_pairs = [pair for pairs in rows.values() for pair in pairs]
     if len(rows) > 1:
         by_language["all"] = _metrics(all_pairs, chunk_text)
-    return Report(by_language=by_language, failures=_failures(all_pairs))
+    kinds: dict[str, list[tuple[EvalQuestion, AskResult]]] = {}
+    if any(q.kind for q, _ in all_pairs):
+        for q, r in all_pairs:
+            kinds.setdefault(f"{q.kind or 'factoid'}/{q.lang}", []).append((q, r))
+    by_kind = {key: _metrics(pairs, chunk_text) for key, pairs in sorted(kinds.items())}
+    return Report(by_language=by_language, failures=_failures(all_pairs), by_kind=by_kind)
 
 
 def _metrics(pairs: list[tuple[EvalQuestion, AskResult]], chunk_text: Callable[[str], str]) -> Metrics:
@@ -135,7 +145,7 @@ def _metrics(pairs: list[tuple[EvalQuestion, AskResult]], chunk_text: Callable[[
     _english_line_metrics(metrics, answerable)
     right = [r.hedged for q, r in answerable if not r.abstained and _holds_fact(q, r)]
     wrong = [r.hedged for q, r in pairs if not r.abstained and (q.type != "in" or not _holds_fact(q, r))]
-    metrics.hedged_right, metrics.hedged_wrong = _share(right), _share(wrong)
+    metrics.hedged_right, metrics.hedged_wrong = share(right), share(wrong)
     _step(metrics, "hedged_right", len(right))
     _step(metrics, "hedged_wrong", len(wrong))
     for kind, field in (("out", "abstention_out"), ("hard_out", "abstention_hard_out")):
@@ -155,13 +165,13 @@ def _holds_fact(question: EvalQuestion, result: AskResult) -> bool:
     return any(f in result.answer for f in question.facts)
 
 
-def _share(flags: Sequence[bool]) -> float | None:
+def share(flags: Sequence[bool]) -> float | None:
     """The share of true ones (None of none)."""
     return sum(flags) / len(flags) if flags else None
 
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
-_QUOTED = re.compile(r"“[^”]*”|「[^」]*」|\"[^\"]*\"")
+QUOTED = re.compile(r"“[^”]*”|「[^」]*」|\"[^\"]*\"")
 
 
 def opening_line(answer: str) -> str:
@@ -170,7 +180,7 @@ def opening_line(answer: str) -> str:
 
 def is_english_line(line: str) -> bool:
     """No Chinese outside quotation marks (a quoted name may be Chinese)."""
-    return bool(line.strip()) and not _CJK.search(_QUOTED.sub("", line))
+    return bool(line.strip()) and not _CJK.search(QUOTED.sub("", line))
 
 
 def holds_english_fact(line: str, facts_en: list[str]) -> bool:
@@ -198,7 +208,7 @@ def _english_line_metrics(metrics: Metrics, answerable: list[tuple[EvalQuestion,
         _step(metrics, "english_line_cjk", len(lines))
         metrics.magnitude_errors = sum(
             1 for (_, r), line in zip(answered, lines, strict=True)
-            if unsupported_quantities(_QUOTED.sub("", re.sub(r"\[\d+\]", "", line)), _cited_texts(r))
+            if unsupported_quantities(QUOTED.sub("", re.sub(r"\[\d+\]", "", line)), _cited_texts(r))
         )  # fmt: skip
     with_facts = [(q, r) for q, r in english if q.facts_en]
     if with_facts:
@@ -255,141 +265,21 @@ COLUMNS = [
 
 def table(rows: list[tuple[str, str, Metrics]], label: str = "setting") -> str:
     """A Markdown table: one row per (setting, language)."""
-    return _markdown(
+    return markdown(
         [label, "lang", "n", *(name for name, _ in COLUMNS)],
-        [[setting, lang, m.questions, *(_fmt(getattr(m, attr)) for _, attr in COLUMNS)] for setting, lang, m in rows],
+        [[setting, lang, m.questions, *(fmt(getattr(m, attr)) for _, attr in COLUMNS)] for setting, lang, m in rows],
     )
 
 
-def _markdown(head: list[str], rows: list[list[object]]) -> str:
+def markdown(head: list[str], rows: list[list[object]]) -> str:
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
     return "\n".join(lines)
 
 
-def _fmt(value: float | None) -> str:
+def fmt(value: float | None) -> str:
     return "–" if value is None else str(value) if isinstance(value, int) else f"{value:.2f}"
 
 
 def report_json(report: Report) -> str:
     return json.dumps(report.model_dump(), ensure_ascii=False)
-
-
-# -- the public sets' protocol (../shared/eval/public/README.md) -----------------------------------
-
-
-class PublicMetrics(BaseModel):
-    questions: int = 0
-    answerable: int = 0
-    retrieved_at_1: float = 0.0
-    retrieved_at_5: float = 0.0
-    answered: float = 0.0  # the answer holds the gold span (white space ignored) and did not abstain
-    false_abstention: float = 0.0
-    near_topic: int = 0
-    near_abstention: float | None = None  # questions of a paragraph left out of the corpus, declined
-    off_topic: int = 0
-    off_abstention: float | None = None  # questions of articles not in the corpus, declined
-    # English questions with an English gold (XQuAD): the English line holds all its content words
-    english_line: float | None = None
-    # answers that say they may not be one: of those holding the gold span, and of the rest answered
-    # (an answerable question's answer without it, or a question to decline)
-    hedged_right: float | None = None
-    hedged_wrong: float | None = None
-    # the most one question can move each rate (1/n of a rate over n questions; for citation
-    # precision the most citations one answer has, over all citations): how far apart two machines
-    # that differ in one decision read
-    steps: dict[str, float] = Field(default_factory=dict)
-
-
-def squeezed(text: str) -> str:
-    """White space dropped: how a gold span is looked for in a passage or an answer (the protocol)."""
-    return "".join(text.split())
-
-
-def gold_spans(gold: Sequence[str]) -> list[str]:
-    return [squeezed(g) for g in gold if g.strip()]
-
-
-def public_row(gold: Sequence[str], result: AskResult, gold_en: Sequence[str] = ()) -> dict[str, bool | None]:
-    """How one answer did: retrieved at 1 and 5, answered, abstained; with ``gold_en`` (an English
-    question's English gold), whether its English line holds it (None without)."""
-    spans = gold_spans(gold)
-    found = [any(g in squeezed(p.text) for g in spans) for p in result.passages]
-    answered = not result.abstained and any(g in squeezed(result.answer) for g in spans)
-    line = (not result.abstained and holds_english_answer(opening_line(result.answer), gold_en)) if gold_en else None
-    return {
-        "r1": found[:1] == [True],
-        "r5": any(found[:5]),
-        "answered": answered,
-        "abstained": result.abstained,
-        "en_line": line,
-        "hedged": result.hedged and not result.abstained,
-    }
-
-
-def holds_english_answer(line: str, answers: Sequence[str]) -> bool:
-    """An English line that has every content word of one of the answers (as stems: "formed" meets
-    "form"); stricter than "holds a fact": "66 million years ago" needs "years" and "ago" too."""
-    from index.english.dictionary import stem
-    from index.text.stopwords import EN_STOPWORDS
-
-    def stems(text: str) -> set[str]:
-        return {stem(w) for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in EN_STOPWORDS}
-
-    said = stems(_QUOTED.sub("", line))
-    return is_english_line(line) and any(stems(a) and stems(a) <= said for a in answers)
-
-
-def public_metrics(rows: Sequence[tuple[str, dict[str, bool | None]]]) -> PublicMetrics:
-    """Metrics over (kind, public_row) pairs; kind is in / near / off."""
-    answerable = [r for kind, r in rows if kind == "in"]
-    near = [r for kind, r in rows if kind == "near"]
-    off = [r for kind, r in rows if kind == "off"]
-    metrics = PublicMetrics(questions=len(rows), answerable=len(answerable), near_topic=len(near), off_topic=len(off))
-    if answerable:
-        n = len(answerable)
-        metrics.retrieved_at_1 = sum(r["r1"] for r in answerable) / n
-        metrics.retrieved_at_5 = sum(r["r5"] for r in answerable) / n
-        metrics.answered = sum(r["answered"] for r in answerable) / n
-        metrics.false_abstention = sum(r["abstained"] for r in answerable) / n
-        lines = [r["en_line"] for r in answerable if r.get("en_line") is not None]
-        if lines:
-            metrics.english_line = sum(bool(x) for x in lines) / len(lines)
-    right = [bool(r.get("hedged")) for kind, r in rows if kind == "in" and r["answered"]]
-    wrong = [bool(r.get("hedged")) for kind, r in rows if not r["abstained"] and not (kind == "in" and r["answered"])]
-    metrics.hedged_right, metrics.hedged_wrong = _share(right), _share(wrong)
-    if near:
-        metrics.near_abstention = sum(r["abstained"] for r in near) / len(near)
-    if off:
-        metrics.off_abstention = sum(r["abstained"] for r in off) / len(off)
-    return metrics
-
-
-PUBLIC_COLUMNS = [
-    ("ret@1", "retrieved_at_1"),
-    ("ret@5", "retrieved_at_5"),
-    ("answered", "answered"),
-    ("false abst", "false_abstention"),
-    ("near abst", "near_abstention"),
-    ("off abst", "off_abstention"),
-    ("en line", "english_line"),
-    ("marked: right", "hedged_right"),
-    ("wrong", "hedged_wrong"),
-]
-
-
-def public_table(rows: list[tuple[str, str, PublicMetrics]], label: str = "set") -> str:
-    return _markdown(
-        [label, "lang", "n in", "n near", "n off", *(name for name, _ in PUBLIC_COLUMNS)],
-        [
-            [
-                name,
-                lang,
-                m.answerable,
-                m.near_topic,
-                m.off_topic,
-                *(_fmt(getattr(m, attr)) for _, attr in PUBLIC_COLUMNS),
-            ]
-            for name, lang, m in rows
-        ],
-    )

@@ -26,8 +26,7 @@ import numpy as np
 from index.answer.understand import understand
 from index.config import IndexSettings, load_settings
 from index.evaluate import public
-from index.evaluate.metrics import gold_spans, squeezed
-from index.evaluate.protocol import indexed
+from index.evaluate.protocol import gold_spans, indexed, squeezed
 from index.text.language import QuestionError
 
 if TYPE_CHECKING:

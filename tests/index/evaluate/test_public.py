@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from index.evaluate import public
-from index.evaluate.metrics import public_metrics, public_row
+from index.evaluate.protocol import public_metrics, public_row
 from index.models import AskResult, Passage
 
 
@@ -108,7 +108,7 @@ def test_metrics_ignore_white_space_and_count_declines() -> None:
 
 
 def test_the_english_line_is_scored_against_the_english_gold() -> None:
-    from index.evaluate.metrics import holds_english_answer
+    from index.evaluate.protocol import holds_english_answer
 
     gold_en = ["Isaac Newton", "Newton"]
     rows = [
@@ -138,7 +138,7 @@ def test_xquad_sets_carry_the_english_gold(tmp_path) -> None:  # type: ignore[no
 
 
 def test_the_public_table_has_a_row_per_set_and_language() -> None:
-    from index.evaluate.metrics import PublicMetrics, public_table
+    from index.evaluate.protocol import PublicMetrics, public_table
 
     text = public_table([("xquad-heldout", "en", PublicMetrics(answerable=3, near_topic=1, answered=0.5))])
     head, rule, row = text.splitlines()
