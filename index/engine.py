@@ -22,7 +22,7 @@ from index.answer.candidates import PASSAGES, candidates
 from index.answer.compose import choose, compose, nearest_sections, whole_list, widen, with_heading
 from index.answer.decide import gate_vector, retrieval_evidence
 from index.answer.decline import decline_text, unmentioned
-from index.answer.english_line import lexicon_of
+from index.answer.english_line import lexicon_of, translated_line
 from index.answer.features import Candidate, Terms, candidate_matrix, question_terms
 from index.answer.followup import refers_back
 from index.answer.messages import message
@@ -226,6 +226,7 @@ class Engine:
                     chosen = whole_list(stored, chosen)
                 chosen = with_heading(stored, widen(stored, chosen) if query.more else chosen)
                 result.answer, result.citations = compose(stored, chosen, query.language, query.asked)
+                result.translated = query.language != "zh" and translated_line(stored, chosen) is not None
                 result.passages = including_cited(result.passages, stored, result.citations)
                 if use_llm and self.generator is not None:
                     result = generated(self.generator, result, stored, [s for s, _ in ranked], on_partial, query)

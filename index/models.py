@@ -71,6 +71,9 @@ class AskResult(BaseModel):
     # not be one (out of fold most such answers are wrong; at most one right answer in ten is marked,
     # in each source of training questions)
     hedged: bool = False
+    # an English asker's answer opens with the cited sentences' verified translation (made once per
+    # corpus by `python -m index enrich`), not a word-for-word rendering
+    translated: bool = False
 
 
 class SearchResult(BaseModel):

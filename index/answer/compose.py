@@ -17,6 +17,7 @@ from index.answer.units import (
     lead_in_of,
     length,
     list_items,
+    names_a_section,
     own_lead,
     paragraphs_of,
     render_sentence,
@@ -60,14 +61,15 @@ def whole_list(stored: StoredIndex, chosen: list[int], limit: int = MAX_ANSWER_C
 
 def _completed(stored: StoredIndex, sid: int) -> list[int]:
     """A sentence with what it needs to be read: a lead-in ("他们做了三件事：") with its list items or
-    table rows, or else the sentence it leads into; as many as fit."""
+    table rows, or else the sentence it leads into; a sub-heading's claim with the sentence that
+    explains it; as many as fit."""
     lead = own_lead(stored, sid)
     if lead is not None and lead >= sid:
         items = list_items(stored, lead) or table_rows(stored, lead)
         group = sorted({sid, lead, *items})
         if len(items) > 1 and length(stored, group) <= MAX_ANSWER_CHARS:
             return group
-    if is_lead_in(stored, sid):
+    if is_lead_in(stored, sid) or names_a_section(stored, sid):  # never a lead-in or a claim alone
         following = sid + 1
         same_doc = following < len(stored.sentences) and (
             stored.chunks[stored.sentences[following].chunk].doc_id == stored.chunks[stored.sentences[sid].chunk].doc_id

@@ -35,6 +35,14 @@ def is_heading(stored: StoredIndex, sid: int) -> bool:
     return text == headings[0] or (text in headings[1:] and not text.endswith(_STATEMENT_END))
 
 
+def names_a_section(stored: StoredIndex, sid: int) -> bool:
+    """A sub-heading that is a sentence (第二，垂直场景的价值被低估了。): it states its section's claim,
+    and the paragraph under it says why or how."""
+    sentence = stored.sentences[sid]
+    headings = stored.chunks[sentence.chunk].section.split(SECTION_SEPARATOR)
+    return stored.sentence_text(sentence) in headings[1:]
+
+
 def is_table_row(text: str) -> bool:
     return "\t" in text
 

@@ -55,7 +55,14 @@ class Rendering(BaseModel):
     problems: list[str] = []
 
 
+# an English gloss the source gives its own Chinese term, in brackets: 继续预训练（Continued Pretraining)
+_OWN_GLOSS = re.compile(r"(?<=[\u3400-\u9fff])[（(][A-Za-z][^）)]*[）)]")
+
+
 def _latin_names(text: str) -> list[str]:
+    """The names and codes a rendering must keep: not those only in the source's bracketed English
+    for its own term (a translation says the term in English anyway)."""
+    text = _OWN_GLOSS.sub(" ", text)
     found = [w for w in _LATIN_NAME.findall(text) if any(c.isupper() or c.isdigit() for c in w)]
     return list(dict.fromkeys([*found, *(i for i in identifiers(text) if re.search(r"[A-Za-z]", i))]))
 

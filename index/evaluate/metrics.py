@@ -55,6 +55,7 @@ class Metrics(BaseModel):
     # the same, of the questions whose quote holds a Chinese fact: the rendering, given the right sentence
     english_rendering: float | None = None
     english_line_cjk: float | None = None  # share of English answers whose opening line has Chinese
+    english_translated: float | None = None  # share of English answers opening with a verified translation
     magnitude_errors: int | None = None  # opening lines stating a number the cited quotes don't
     # answers that say they may not be one (AskResult.hedged): of the right ones (an answerable
     # question's answer holding a fact), and of the wrong ones (no fact, or a question to decline)
@@ -206,6 +207,7 @@ def _english_line_metrics(metrics: Metrics, answerable: list[tuple[EvalQuestion,
         lines = [opening_line(r.answer) for _, r in answered]
         metrics.english_line_cjk = sum(1 for line in lines if not is_english_line(line)) / len(lines)
         _step(metrics, "english_line_cjk", len(lines))
+        metrics.english_translated = sum(1 for _, r in answered if r.translated) / len(answered)
         metrics.magnitude_errors = sum(
             1 for (_, r), line in zip(answered, lines, strict=True)
             if unsupported_quantities(QUOTED.sub("", re.sub(r"\[\d+\]", "", line)), _cited_texts(r))
@@ -257,6 +259,7 @@ COLUMNS = [
     ("abst hard", "abstention_hard_out"),
     ("false abst", "false_abstention"),
     ("en line", "english_line"),
+    ("translated", "english_translated"),
     ("en render", "english_rendering"),
     ("marked: right", "hedged_right"),
     ("wrong", "hedged_wrong"),

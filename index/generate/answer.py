@@ -58,6 +58,7 @@ def generated(
                 outcome = event.outcome
     result = apply_generated(result, outcome, sentence_quotes(stored, ranked))
     result.generation = _generation(outcome)
+    result.translated = result.translated and result.generation != "shown"  # the model wrote it
     result.timings_ms["generate"] = round((time.perf_counter() - started) * 1000, 2)
     return result
 

@@ -17,7 +17,7 @@ import bisect
 import hashlib
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,8 @@ from index.build.chunking import chunk_document, split_paragraphs
 from index.build.corpus import Document, load_corpus
 from index.build.store import sentence_text
 from index.config import IndexSettings
+from index.english.lexicon import build_lexicon, corpus_words, own_names
+from index.english.render import gloss_sentence
 from index.english.renderings import (
     CACHE_FILE,
     SIDECAR_SUFFIX,
@@ -76,6 +78,7 @@ class EnrichResult:
     reused: int = 0
     verified: int = 0
     failed: int = 0  # kept their gloss
+    repaired: int = 0  # made before and failed for Chinese left in them, glossed where left
     seconds: float = 0.0
     written: list[Path] = field(default_factory=list)
 
@@ -83,7 +86,8 @@ class EnrichResult:
         made = self.verified + self.failed
         return (
             f"enriched {made} of {self.sentences} sentences ({self.reused} already rendered): "
-            f"{self.verified} verified, {self.failed} kept their gloss, {self.seconds:.0f} s → {path}"
+            f"{self.verified} verified, {self.failed} kept their gloss, {self.repaired} repaired, "
+            f"{self.seconds:.0f} s → {path}"
         )
 
 
@@ -187,12 +191,31 @@ def _budget(text: str) -> int:
     return 48 + 2 * len(text)
 
 
-def _render(translator: Translator, paragraph: Sequence[Item], model: str) -> list[Rendering]:
+_LEFT = "Chinese left in the English"
+
+
+def repaired(item: Item, text: str, lexicon: Mapping[str, str]) -> str | None:
+    """A rendering whose one fault is Chinese the model left in it (对标, 门槛), those words glossed as
+    the English line glosses them; None when it has other faults or still fails."""
+    if item.language != "en" or not text or set(problems(item.text, text, "en")) != {_LEFT}:
+        return None
+    fixed = re.sub(r"[\u3400-\u9fff]+", lambda m: f" {gloss_sentence(m.group(), lexicon)} ", text)
+    fixed = re.sub(r" {2,}", " ", fixed).strip()
+    return fixed if not problems(item.text, fixed, "en") else None
+
+
+def _render(
+    translator: Translator, paragraph: Sequence[Item], model: str, lexicon: Mapping[str, str]
+) -> list[Rendering]:
     made = []
     for item, line in zip(paragraph, translator.paragraph(paragraph), strict=True):
         found = problems(item.text, line, item.language) if line else ["no line for it"]
         if found:
+            line = repaired(item, line, lexicon) or line
+            found = problems(item.text, line, item.language) if line else found
+        if found:
             again = translator.sentence(item, paragraph, found)
+            again = repaired(item, again, lexicon) or again
             second = problems(item.text, again, item.language)
             line, found = (again, second) if again else (line, found)
         made.append(Rendering(key=item.key, source=item.text, language=item.language, text=line, model=model,
@@ -224,6 +247,9 @@ def enrich(
     result = EnrichResult(sentences=sum(len(p) for p in paragraphs))
     result.reused = result.sentences - sum(len(p) for p in wanted)
     todo = [p for p in wanted if p]
+    texts = [doc.text for doc in documents]
+    lexicon = build_lexicon(corpus_words(texts), own_names(texts))
+    result.repaired = _repair_kept(settings, paragraphs, model, lexicon)
     if todo:
         if client is None:
             from index.generate.generator import chat_client
@@ -239,7 +265,7 @@ def enrich(
             with Writer(cache) as writer:
                 for paragraph in todo:
                     try:
-                        made = _render(translator, paragraph, model)
+                        made = _render(translator, paragraph, model, lexicon)
                     except Exception as error:  # the client's errors are many types (openai, llama.cpp, sockets)
                         done_now = result.verified + result.failed
                         raise GenerationError(
@@ -260,6 +286,24 @@ def enrich(
     result.seconds = time.perf_counter() - started
     say(result.summary(cache))
     return result
+
+
+def _repair_kept(settings: IndexSettings, paragraphs: list[list[Item]], model: str, lexicon: Mapping[str, str]) -> int:
+    """Renderings this model made before that failed only for Chinese left in them, repaired (no
+    model needed); returns how many."""
+    items = {i.key: i for p in paragraphs for i in p}
+    latest = {r.key: r for path in sources(settings.corpus_dir, settings.index_dir) for r in read(path)}
+    fixed = []
+    for key, rendering in latest.items():
+        if key in items and rendering.model == model and not rendering.verified:
+            text = repaired(items[key], rendering.text, lexicon)
+            if text is not None:
+                fixed.append(rendering.model_copy(update={"text": text, "verified": True, "problems": []}))
+    if fixed:
+        with Writer(settings.index_dir / CACHE_FILE) as writer:
+            for rendering in fixed:
+                writer.write(rendering)
+    return len(fixed)
 
 
 def _write_sidecars(settings: IndexSettings, documents: Sequence[Document], paragraphs: list[list[Item]]) -> list[Path]:

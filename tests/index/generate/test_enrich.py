@@ -172,6 +172,25 @@ def test_the_command_without_a_model_exits_2(corpus: Path, tmp_path: Path) -> No
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "LLM_MODEL" in done.stderr, done.stderr
 
 
+def test_chinese_left_in_a_rendering_is_glossed_and_checked_again() -> None:
+    from index.generate.enrich import Item, repaired
+
+    item = Item("k", "Cursor 做出了对标 Claude Opus 4.7 的代码 Agent，成本只有 1/10。", "en", "doc.txt")
+    lexicon = {"对标": "benchmark against"}
+    fixed = repaired(item, "Cursor built a code agent 对标 Claude Opus 4.7 at 1/10 of the cost.", lexicon)
+    assert fixed == "Cursor built a code agent benchmark against Claude Opus 4.7 at 1/10 of the cost."
+    wrong = "Cursor built an agent 对标 Claude at 1/5 of the cost."  # a wrong number too
+    assert repaired(item, wrong, lexicon) is None
+
+
+def test_a_term_s_own_english_in_brackets_may_be_translated() -> None:
+    from index.english.renderings import problems
+
+    source = "阶段一：继续预训练（Continued Pretraining）"
+    assert problems(source, "Stage one: continued pre-training", "en") == []
+    assert problems("Cursor 做了继续预训练。", "They did continued pre-training.", "en") == ["name missing: Cursor"]
+
+
 def test_keys_follow_the_text_not_its_white_space() -> None:
     assert sentence_key("一 句 话") == sentence_key("一  句\t话") != sentence_key("一句话")
 
