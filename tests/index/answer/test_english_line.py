@@ -1,0 +1,43 @@
+"""index/answer/english_line.py on the real index: an English asker's answer opens with the cited
+sentences' verified translations (shipped beside the corpus), else with their word-for-word line."""
+
+from __future__ import annotations
+
+import re
+
+from index.answer.english_line import translated_line
+from index.english.renderings import sentence_key, verified
+from tests.index.support import CORPUS
+
+CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+def _sentence(stored, text: str) -> int:  # type: ignore[no-untyped-def]
+    return next(i for i, s in enumerate(stored.sentences) if stored.sentence_text(s) == text)
+
+
+def test_an_english_answer_opens_with_the_verified_translation(engine) -> None:  # type: ignore[no-untyped-def]
+    result = engine.ask("How much does Composer 2.5 Fast cost?")
+    opening = result.answer.split("\n")[0]
+    shipped = {r.text for r in verified(CORPUS.glob("*.renderings.jsonl")).values()}
+    assert result.translated and opening in shipped, opening
+    assert "US$15" in opening and not CJK.search(opening)
+    assert "Translated from the Chinese original" in result.answer and "15 美元" in result.answer
+
+
+def test_a_table_row_is_read_with_its_header(engine) -> None:  # type: ignore[no-untyped-def]
+    stored = engine.snapshot.stored
+    row = _sentence(stored, "SWE-bench Verified\t70.2%（最高 75.6%）\t显著提升")
+    line = translated_line(stored, [row])
+    assert line is not None and line.startswith("SWE-bench Verified: ") and "70.2%" in line and "75.6%" in line
+
+
+def test_no_translation_unless_every_sentence_has_one(engine) -> None:  # type: ignore[no-untyped-def]
+    stored = engine.snapshot.stored
+    have = verified(CORPUS.glob("*.renderings.jsonl"))
+    texts = [stored.sentence_text(s) for s in stored.sentences]
+    rendered = [i for i, t in enumerate(texts) if sentence_key(t) in have and have[sentence_key(t)].language == "en"]
+    missing = [i for i, t in enumerate(texts) if CJK.search(t) and sentence_key(t) not in have]
+    assert rendered and translated_line(stored, rendered[:1]) is not None
+    if missing:  # a sentence the checks refused keeps its gloss, and so does an answer holding it
+        assert translated_line(stored, [rendered[0], missing[0]]) is None
