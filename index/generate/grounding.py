@@ -291,8 +291,8 @@ class Grounding:
         plain = _plain(answer)
         known = [k for text in everything for k in stated_numbers(text)]
         for m in stated_numbers(plain, everything):
-            if m.quantity.text in _ARTICLE_NUMERALS:
-                continue  # 一个比喻 is "a metaphor": no number to check
+            if m.quantity.text in _ARTICLE_NUMERALS or m.quantity.spelled:
+                continue  # 一个比喻 is "a metaphor", "first" a word as often: no number to check
             if not matches(m, known):
                 found.append(Problem("number", m.quantity.text))
         for name in self.names(answer):

@@ -106,6 +106,17 @@ _QUANTITY = re.compile(
     r"(?P<suffix>st\b|nd\b|rd\b|th\b)?",
     re.IGNORECASE,
 )
+_ORDINAL_UNITS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+                  "eighth": 8, "ninth": 9}  # fmt: skip
+_ORDINAL_WORDS = {**_ORDINAL_UNITS, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14,
+                  "fifteenth": 15, "sixteenth": 16, "seventeenth": 17, "eighteenth": 18, "nineteenth": 19,
+                  "twentieth": 20, "thirtieth": 30, "fortieth": 40, "fiftieth": 50}  # fmt: skip
+_ORDINAL = re.compile(
+    rf"\b(?:(?P<tens>{'|'.join(_EN_TENS)})[\s-])?(?P<unit>{'|'.join(sorted(_ORDINAL_WORDS, key=len, reverse=True))})\b",
+    re.IGNORECASE,
+)
+# a decade: 20世纪80年代, 1990年代, the 1980s
+_DECADE = re.compile(r"(?P<c>\d{1,2})\s*世纪\s*(?P<d>\d)0\s*年代|(?P<zy>\d{3}0)\s*年代|\b(?P<ey>\d{3}0)['’]?s\b")
 _HEADING_ORDINAL = re.compile(r"(?:^|\n)\s*([一二三四五六七八九十]+)、")
 _PER_MAGNITUDE = re.compile(r"每\s*(?P<mag>百万|千万|万亿|亿|万|千|百)")
 # a word with letters and digits in it is a name (K2.5, H100, v3.1, kimi-k2p5-rl-0317)
@@ -131,6 +142,7 @@ class Quantity:
     day: int | None = None
     per: bool = False  # "每百万": a rate's unit, not an amount
     measure: str = ""  # an ordinal's measure word: 第 42 行 → 行
+    spelled: bool = False  # an English ordinal word ("first"): as often a word as a number
 
 
 def _zh_number(text: str) -> Decimal | None:
@@ -220,7 +232,7 @@ def _number(match: re.Match[str], text: str) -> Quantity | None:
         number = _zh_number(num)
         following = text[match.end() : match.end() + 1]
         counted = bool(mag or unit or g["ord"]) or (following and following in _MEASURE)
-        if number is None or not counted or num in ("千", "百", "十"):
+        if number is None or not counted or (num in ("千", "百", "十") and not (mag or unit)):
             return None
         value, places = number, 0
     elif word:
@@ -276,10 +288,16 @@ def quantities(text: str) -> list[Quantity]:
             found.append(q)
             taken.append((q.start, q.end))
 
+    for match in _DECADE.finditer(text):  # before the names: "1980s" mixes digits and a letter
+        g = match.groupdict()
+        year = int(g["zy"] or g["ey"]) if g["zy"] or g["ey"] else (int(g["c"]) - 1) * 100 + int(g["d"]) * 10
+        found.append(Quantity("date", None, match.start(), match.end(), match.group(), year=year))
+        taken.append((match.start(), match.end()))
     for match in _DATE.finditer(text):
         q = _date(match)
         if _valid_date(q):
             add(q)
+
     for match in _PERCENT_ZH.finditer(text):
         n = match.group("n")
         parsed = _decimal(n)
@@ -300,6 +318,11 @@ def quantities(text: str) -> list[Quantity]:
             count = 1 if match.group("n").lower() in ("a", "one") else _EN_UNITS[match.group("n").lower()]
             share = Decimal(count) * 100 / _PARTS[match.group("part").lower()]
         add(Quantity("fraction", share, match.start(), match.end(), match.group()))
+    for match in _ORDINAL.finditer(text):  # after the fractions: "one-fifth" is no fifth
+        tens = _EN_TENS.get((match.group("tens") or "").lower(), 0)
+        value = tens + _ORDINAL_WORDS[match.group("unit").lower()]
+        if not tens or match.group("unit").lower() in _ORDINAL_UNITS:
+            add(Quantity("ordinal", Decimal(value), match.start(), match.end(), match.group(), spelled=True))
     for match in _HEADING_ORDINAL.finditer(text):  # 六、对行业的启示: the sixth heading
         n = _zh_numeral(match.group(1))
         if n:

@@ -169,4 +169,4 @@ def test_a_right_answer_with_a_bound_is_shown(writer) -> None:  # type: ignore[n
     reply = "Composer 2.5 scored 70.2% on SWE-bench Verified, up to 75.6% at best [1]."
     fake.script(Reply.text(reply))
     result = engine.ask("What did Composer 2.5 score on SWE-bench Verified?")
-    assert result.generation == "shown" and result.answer == reply, result.generation
+    assert result.generation == "shown" and result.answer.startswith(reply), result.answer  # a hedge may follow
