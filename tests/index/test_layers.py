@@ -114,3 +114,9 @@ def test_every_package_says_its_job() -> None:
     for init in INDEX.glob("*/__init__.py"):
         doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8")))
         assert doc and len(doc.splitlines()) == 1, init
+
+
+def test_every_data_file_says_what_makes_it() -> None:
+    listed = (INDEX / "data" / "README.md").read_text(encoding="utf-8")
+    files = [p.name for p in (INDEX / "data").iterdir() if p.is_file() and p.name != "README.md"]
+    assert files and all(f"`{name}`" in listed for name in files), "index/data/README.md names every file"
