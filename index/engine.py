@@ -194,7 +194,7 @@ class Engine:
         snapshot = self.snapshot
         stored = snapshot.stored
         k = k or self.settings.top_k
-        query = understand(raw_question, context, _titles(stored), [d.meta.author for d in stored.manifest.documents])
+        query = self.recall(snapshot, self.understand(stored, raw_question, context), k, mode)
         examined = self.examine(snapshot, query, k, mode)
         query, t2 = examined.query, time.perf_counter()
         result = empty_result(query, stored, retrieved(stored, examined.outcome, k))
@@ -234,6 +234,26 @@ class Engine:
                     result.answer += "\n" + message("answer.unsure", query.language)
         result.timings_ms = result.timings_ms | _timings(started, examined.seconds, t2, time.perf_counter())
         return result
+
+    @staticmethod
+    def understand(stored: StoredIndex, raw_question: str, context: Conversation | str | None) -> Query:
+        return understand(raw_question, context, _titles(stored), [d.meta.author for d in stored.manifest.documents])
+
+    def recall(self, snapshot: Snapshot, query: Query, k: int, mode: Mode) -> Query:
+        """A follow-up that says "that" or "he" carries what the answer before it quoted: the
+        engine is deterministic, so that answer is found again from the conversation."""
+        if not query.recalls:
+            return query
+        stored = snapshot.stored
+        previous = self.understand(stored, query.earlier[-1], query.earlier[:-1])
+        if previous.kind != "content":
+            return query
+        examined = self.examine(snapshot, previous, k, mode)
+        ranked = self.rank(examined)
+        if not ranked or not (examined.pointed or self.decide(examined, ranked).answers):
+            return query  # the answer before declined: nothing was said
+        chosen = choose(stored, ranked, self.model.second_ratio)
+        return dataclasses.replace(query, said=tuple(stored.sentence_text(stored.sentences[s]) for s in chosen))
 
     def examine(self, snapshot: Snapshot, query: Query, k: int, mode: Mode, describe: bool = True) -> Examined:
         """Retrieve for a question and describe its candidate answers (the steps before scoring;
@@ -311,7 +331,7 @@ class Engine:
         # tokens: write it as the corpus does. An English one's "according to the article" pulls the
         # corpus's opinion passages (text/language.py)
         text = truecase(query.text, retriever.written_form) if language == "zh" else without_attribution(query.text)
-        context = "\n".join(query.earlier) or None
+        context = "\n".join((*query.earlier, *query.said)) or None
         if context and detect_language(context) == "zh":
             context = truecase(context, retriever.written_form)
         weight = self.params.translation_weight

@@ -33,12 +33,19 @@ class Query:
     talk: SmallTalk | None = None
     section: SectionReference | None = None  # "per the conclusion", 第三部分
     item: ItemReference | None = None  # "the 2nd lesson", 第三点
+    said: tuple[str, ...] = ()  # what the previous answer quoted, when this one names it by a pronoun
 
     @property
     def search_tokens(self) -> list[str]:
         """Its tokens, and those of the questions it leans on."""
         extra = [t for line in self.earlier for t in tokenize(line)]
         return list(self.tokens) + [t for t in dict.fromkeys(extra) if t not in self.tokens]
+
+    @property
+    def recalls(self) -> bool:
+        """It leans on what was answered, not only on what was asked: "why that much?", "他后来去了哪"
+        ("why?" alone is asked as the question before, widened)."""
+        return bool(self.earlier) and not self.more and refers_back(self.text)
 
     @property
     def pronoun_tokens(self) -> list[str]:

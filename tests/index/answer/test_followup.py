@@ -147,14 +147,29 @@ def test_a_question_with_its_own_subject_is_asked_afresh(engine, context: str, q
     [
         ("马斯克为什么站台", "那明天天气呢？"),
         ("What is directed RL?", "and what's the weather in Paris?"),
-        pytest.param(
-            "Composer 2.5 多少钱",
-            "那比特币呢？",
-            # asked afresh (比特币 is in no passage), the gates of 2026-12-04 score it 0.27 (off-topic,
-            # threshold 0.09) and 0.39 (near-topic, 0.24), as they do "比特币多少钱？" (docs/evaluation.md)
-            marks=pytest.mark.xfail(reason="the gates answer it", strict=True),
-        ),
+        ("Composer 2.5 多少钱", "那比特币呢？"),  # asked afresh: 比特币 is in no passage
     ],
 )
 def test_a_follow_up_to_something_the_article_lacks_is_declined(engine, context: str, follow_up: str) -> None:  # type: ignore[no-untyped-def]
     assert engine.ask(follow_up, context=context).abstained
+
+
+def _recalled(engine, question: str, context: tuple[str, ...]):  # type: ignore[no-untyped-def]
+    snapshot = engine.snapshot
+    return engine.recall(snapshot, engine.understand(snapshot.stored, question, context), 5, "hybrid")
+
+
+def test_a_follow_up_naming_the_answer_by_a_pronoun_carries_what_that_answer_quoted(engine) -> None:  # type: ignore[no-untyped-def]
+    before = engine.ask(SWE_ZH)
+    said = _recalled(engine, "这个比上一代高多少？", (SWE_ZH,)).said
+    assert said and set(said) <= {c.quote for c in before.citations}
+    assert "70.2%" in "".join(said)
+    # a follow-up with a subject of its own, or one asking only for more, carries nothing
+    assert _recalled(engine, "那价格呢？", (SWE_ZH,)).said == ()
+    assert _recalled(engine, "详细说说", (SWE_ZH,)).said == ()
+
+
+def test_a_follow_up_to_a_declined_question_carries_nothing(engine) -> None:  # type: ignore[no-untyped-def]
+    declined = "GPT-5 在 SWE-bench 上多少分？"
+    assert engine.ask(declined).abstained
+    assert _recalled(engine, "它比 Composer 2.5 高吗？", (declined,)).said == ()
