@@ -12,6 +12,7 @@ import numpy as np
 
 from index.answer.decline import names, unmentioned
 from index.answer.features import CANDIDATE_FEATURES, Terms, bigram_set, token_set
+from index.answer.question_type import ASKED
 from index.build.store import Background
 from index.retrieve.retriever import SearchOutcome
 
@@ -47,6 +48,9 @@ GATE_FEATURES = (
     "best_latin",
     "best_gloss",
     "max_gloss",
+    "best_rendered",
+    "best_holds_asked",
+    *(f"asks_{name}" for name in (*ASKED, "other")),
     *EVIDENCE,
 )
 _COLUMN = {name: i for i, name in enumerate(CANDIDATE_FEATURES)}
@@ -94,6 +98,21 @@ def retrieval_evidence(
     )
 
 
+# what a sentence holding the kind of thing asked holds (a number asked: a digit or a percentage)
+_ANSWERED_BY = {"number": ("digit", "percent"), "date": ("date", "year"), "reason": ("reason",)}
+
+
+def holds_asked(row: np.ndarray) -> float:
+    """Whether the best candidate holds the kind of thing the question asks for: 1 or 0 for a
+    question asking a number, a date or a reason, 0.5 for one asking something no flag tells. A
+    question about the article's subject whose best sentence holds no number when a number is
+    asked is what a missing paragraph looks like."""
+    for asked, held in _ANSWERED_BY.items():
+        if row[_COLUMN[f"asks_{asked}"]]:
+            return 1.0 if any(row[_COLUMN[f"holds_{h}"]] for h in held) else 0.0
+    return 0.5
+
+
 def gate_vector(probabilities: np.ndarray, matrix: np.ndarray, evidence: np.ndarray) -> np.ndarray:
     """One row of GATE_FEATURES: how sure the scorer is of its best candidates (``probabilities``, one
     per row of the candidate ``matrix``), and the retrieval ``evidence``."""
@@ -123,6 +142,9 @@ def gate_vector(probabilities: np.ndarray, matrix: np.ndarray, evidence: np.ndar
         float(row[_COLUMN["latin"]]),
         float(row[_COLUMN["gloss_cos"]]),
         top("gloss_cos"),
+        float(row[_COLUMN["gloss_rendered"]]),
+        holds_asked(row),
+        *(float(row[_COLUMN[f"asks_{name}"]]) for name in (*ASKED, "other")),
     ]
     return np.concatenate([np.array(scored, dtype=np.float32), evidence.astype(np.float32)])
 

@@ -117,6 +117,7 @@ CANDIDATE_FEATURES = (
     "novel",
     "gloss_cos",
     "gloss_gap",
+    "gloss_rendered",
     "english",
     *(f"asks_{name}" for name in (*ASKED, "other")),
     *(f"holds_{name}" for name in HELD),
@@ -193,6 +194,9 @@ def candidate_matrix(
     contents = [_content_tokens(t) for t in tokens]
     # the English view's cosines, as retrieval computed them (0 where the question doesn't read it)
     glossed = np.array([outcome.view_scores.get(c.sentence, 0.0) for c in candidates])
+    # whether that English is a model's verified translation rather than a word-for-word gloss
+    rendered = stored.rendered if stored.rendered is not None and outcome.view_scores else None
+    translated = [1.0 if rendered is not None and rendered[c.sentence] else 0.0 for c in candidates]
     latin = len(terms.latin)
     columns = [
         cos,
@@ -221,6 +225,7 @@ def candidate_matrix(
         [len(content - question_tokens) / len(content) if content else 0.0 for content in contents],
         glossed,
         glossed.max() - glossed,
+        translated,
     ]
     matrix = np.empty((len(candidates), len(CANDIDATE_FEATURES)), dtype=np.float32)
     matrix[:, : len(columns)] = np.array(columns, dtype=np.float64).T

@@ -208,6 +208,7 @@ def _english_line_metrics(metrics: Metrics, answerable: list[tuple[EvalQuestion,
         metrics.english_line_cjk = sum(1 for line in lines if not is_english_line(line)) / len(lines)
         _step(metrics, "english_line_cjk", len(lines))
         metrics.english_translated = sum(1 for _, r in answered if r.translated) / len(answered)
+        _step(metrics, "english_translated", len(answered))
         metrics.magnitude_errors = sum(
             1 for (_, r), line in zip(answered, lines, strict=True)
             if unsupported_quantities(QUOTED.sub("", re.sub(r"\[\d+\]", "", line)), _cited_texts(r))
