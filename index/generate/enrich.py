@@ -6,7 +6,10 @@ A paragraph is translated at once, its sentences numbered, so that each sentence
 paragraph's context and keeps its alignment. Amounts are handed to the model already in the other
 language (the project's own 600 亿美元 → US$60 billion), then every rendering is checked
 (index.english.renderings.problems); a failed one is asked again alone, with its paragraph as
-context and its problems named, and if it fails again its sentence keeps the word-for-word gloss.
+context and its problems named; failing again, it is asked clause by clause without its paragraph
+(a long sentence the model cut short, a number it borrowed from the paragraph), and if that fails
+too its sentence keeps the word-for-word gloss. A verified rendering is never made again; a failed
+one is, when the method (PROMPT_VERSION) is newer than the one that failed.
 Each result is written as soon as it is made: a killed run loses at most the paragraph in hand, and
 the next run renders only what lacks a rendering by this model and prompt.
 """
@@ -45,8 +48,9 @@ from index.english.renderings import (
 from index.errors import GenerationError, UsageError
 from index.generate.settings import LLMSettings
 from index.text.amounts import renderings
+from index.text.stopwords import EN_STOPWORDS
 
-PROMPT_VERSION = 2
+PROMPT_VERSION = 3  # 3: a sentence failing twice is asked clause by clause
 _LANGUAGE_NAMES = {"en": "English", "zh": "Simplified Chinese"}
 _SYSTEM = (
     "You translate {source} into natural, fluent {target} for readers of an article about technology. "
@@ -60,6 +64,10 @@ _RETRY = (
     "{sentence}"
 )
 _NUMBERED = re.compile(r"^\s*(\d+)\s*[.)、:：]\s*(.+?)\s*$")
+# where a Chinese sentence's clauses end, and how the English joins them
+_CLAUSE_MARKS = {"，": ",", "；": ";", "：": ":", "——": " —"}
+_CLAUSE = re.compile("(" + "|".join(map(re.escape, _CLAUSE_MARKS)) + ")")
+_ENDS = {"。": ".", "？": "?", "！": "!"}
 
 
 @dataclass(frozen=True)
@@ -184,6 +192,41 @@ class Translator:
         lines = self._ask(f"You are a careful translator into {target}.", user, _budget(item.text)).strip().splitlines()
         return lines[0] if lines else ""
 
+    def clauses(self, item: Item) -> str:
+        """A Chinese sentence's clauses as numbered lines, with no paragraph to borrow from, joined
+        again with the sentence's own punctuation ("" when the reply lacks a clause)."""
+        parts = clauses_of(item.text)
+        made = self.paragraph([Item(item.key, part, item.language, item.document) for part, _ in parts])
+        if not all(made):
+            return ""
+        return joined([(line, mark) for line, (_, mark) in zip(made, parts, strict=True)])
+
+
+def clauses_of(sentence: str) -> list[tuple[str, str]]:
+    """(clause, the English mark that follows it) of a Chinese sentence; a table row is one clause."""
+    text = sentence.strip()
+    end = _ENDS.get(text[-1:], "")
+    text = text[:-1] if end else text
+    if "\t" in text:
+        return [(text, end)]
+    pieces = _CLAUSE.split(text)
+    found = [(pieces[i].strip(), _CLAUSE_MARKS[pieces[i + 1]]) for i in range(0, len(pieces) - 1, 2)]
+    found.append((pieces[-1].strip(), end))
+    return [(clause, mark) for clause, mark in found if clause]
+
+
+def joined(lines: Sequence[tuple[str, str]]) -> str:
+    """Translated clauses joined into one sentence: each clause's own end mark dropped for the
+    source's; a later clause opening with a function word ("The", "It") lowered (a name never is)."""
+    out = []
+    for n, (line, mark) in enumerate(lines):
+        line = line.strip().rstrip(".,;:。，；：!?！？ —")
+        first = line.split(" ", 1)[0]
+        if n and first[:1].isupper() and first.lower() in EN_STOPWORDS:
+            line = line[0].lower() + line[1:]
+        out.append(line + mark)
+    return " ".join(out)
+
 
 def _budget(text: str) -> int:
     """Tokens a translation of ``text`` may take: about two per character, so that a model caught
@@ -218,6 +261,11 @@ def _render(
             again = repaired(item, again, lexicon) or again
             second = problems(item.text, again, item.language)
             line, found = (again, second) if again else (line, found)
+        if found and item.language == "en":
+            third = translator.clauses(item)
+            third = repaired(item, third, lexicon) or third
+            if third and not problems(item.text, third, item.language):
+                line, found = third, []
         made.append(Rendering(key=item.key, source=item.text, language=item.language, text=line, model=model,
                               prompt=PROMPT_VERSION, verified=not found, problems=found))  # fmt: skip
     return made
@@ -242,8 +290,9 @@ def enrich(
     documents = load_corpus(settings.corpus_dir)
     paragraphs = corpus_paragraphs(settings, documents)
     cache = settings.index_dir / CACHE_FILE
-    done = {(r.key, r.model, r.prompt) for path in sources(settings.corpus_dir, settings.index_dir) for r in read(path)}
-    wanted = [[i for i in p if (i.key, model, PROMPT_VERSION) not in done] for p in paragraphs]
+    made = [r for path in sources(settings.corpus_dir, settings.index_dir) for r in read(path)]
+    done = {(r.key, r.model) for r in made if r.verified or r.prompt >= PROMPT_VERSION}
+    wanted = [[i for i in p if (i.key, model) not in done] for p in paragraphs]
     result = EnrichResult(sentences=sum(len(p) for p in paragraphs))
     result.reused = result.sentences - sum(len(p) for p in wanted)
     todo = [p for p in wanted if p]
@@ -333,4 +382,14 @@ def _bar(total: int):  # type: ignore[no-untyped-def]
     return tqdm(total=total, desc="rendering", unit="sentence")
 
 
-__all__ = ["PROMPT_VERSION", "EnrichResult", "Item", "Translator", "corpus_paragraphs", "enrich", "model_id"]
+__all__ = [
+    "PROMPT_VERSION",
+    "EnrichResult",
+    "Item",
+    "Translator",
+    "clauses_of",
+    "corpus_paragraphs",
+    "enrich",
+    "joined",
+    "model_id",
+]

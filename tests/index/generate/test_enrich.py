@@ -47,21 +47,27 @@ def _words(text: str) -> str:
 
 class Translator:
     """Answers a paragraph's numbered lines line by line; ``wrong`` sentences lose their numbers in the
-    paragraph, ``hopeless`` ones in their retry too."""
+    paragraph, ``hopeless`` ones in their retry too; a line holding all of ``tangled`` loses them
+    whenever it is asked whole."""
 
-    def __init__(self, wrong: tuple[str, ...] = (), hopeless: tuple[str, ...] = ()) -> None:
-        self.wrong, self.hopeless = wrong, hopeless
+    def __init__(
+        self, wrong: tuple[str, ...] = (), hopeless: tuple[str, ...] = (), tangled: tuple[str, ...] = ()
+    ) -> None:
+        self.wrong, self.hopeless, self.tangled = wrong, hopeless, tangled
+
+    def _bad(self, text: str, *among: str) -> bool:
+        return any(w in text for w in among) or (bool(self.tangled) and all(t in text for t in self.tangled))
 
     def __call__(self, payload: dict) -> str:
         user = payload["messages"][-1]["content"]
         if user.startswith("Context, not to translate"):
             sentence = user.rsplit("\n", 1)[-1]
-            bad = any(h in sentence for h in self.hopeless)
+            bad = self._bad(sentence, *self.hopeless)
             return _words(re.sub(r"\d", "7", sentence) if bad else sentence)
         lines = []
         for line in user.splitlines():
             n, text = _NUMBERED.match(line).groups()  # type: ignore[union-attr]
-            bad = any(w in text for w in (*self.wrong, *self.hopeless))
+            bad = self._bad(text, *self.wrong, *self.hopeless)
             lines.append(f"{n}. {_words(re.sub(r'[0-9]', '7', text) if bad else text)}")
         return "\n".join(lines)
 
@@ -100,7 +106,30 @@ def test_every_sentence_is_rendered_checked_and_kept(corpus: Path, tmp_path: Pat
     assert (result.verified, result.failed) == (len(rows) - 1, 1)
     assert all(r.model == "fake-translator" and r.prompt == PROMPT_VERSION for r in rows)
     paragraphs = len(corpus_paragraphs(_settings(corpus, tmp_path)))
-    assert len(requests) == paragraphs + 2  # one per paragraph, one retry each for the two wrong sentences
+    # one per paragraph, one retry each for the two wrong sentences, the hopeless one clause by clause
+    assert len(requests) == paragraphs + 3
+
+
+def test_a_sentence_failing_twice_is_asked_clause_by_clause(tmp_path: Path) -> None:
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    (folder / "doc.txt").write_text("——试验文章\n\n合成数据翻了 25 倍，训练用了 100 万个 H100。\n", encoding="utf-8")
+    result, requests = _run(folder, tmp_path, Translator(tangled=("25", "H100")))
+    row = {r.source: r for r in read(tmp_path / "index" / CACHE_FILE)}["合成数据翻了 25 倍，训练用了 100 万个 H100。"]
+    assert row.verified and result.failed == 0
+    assert "25" in row.text and "1 million" in row.text and row.text.endswith("H100.")  # joined, its end mark kept
+    clauses = requests[-1].json["messages"][-1]["content"]
+    assert clauses.startswith("1. ") and "\n2. " in clauses and "试验文章" not in clauses  # no paragraph to borrow from
+
+
+def test_a_failed_rendering_is_made_again_by_a_newer_method_a_verified_one_never(corpus: Path, tmp_path: Path) -> None:
+    _run(corpus, tmp_path, Translator(hopeless=("马斯克",)))
+    cache = tmp_path / "index" / CACHE_FILE
+    older = [r.model_copy(update={"prompt": PROMPT_VERSION - 1}) for r in read(cache)]
+    cache.write_text("".join(r.model_dump_json() + "\n" for r in older), encoding="utf-8")
+    again, requests = _run(corpus, tmp_path, Translator())
+    assert again.reused == again.sentences - 1 and again.verified == 1  # only the one that failed
+    assert "马斯克" in requests[0].json["messages"][-1]["content"]
 
 
 def test_a_second_run_renders_only_what_changed(corpus: Path, tmp_path: Path) -> None:
