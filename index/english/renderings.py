@@ -33,6 +33,8 @@ _HAN = re.compile(r"[\u3400-\u9fff]")
 _QUOTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\"|'[^']*'")
 # a Latin-script word a rendering must keep: a name or a code (capitalised, or with a digit)
 _LATIN_NAME = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9.+\-]*[A-Za-z0-9+]|(?<![A-Za-z0-9])[A-Z](?![A-Za-z0-9])")
+# the instructions enrich gives the model (index/generate/enrich.py), echoed back instead of a translation
+_PROMPT_ECHO = re.compile(r"had these problems|not to translate|output only the", re.IGNORECASE)
 # an English rendering is about 1.5–4 times as many characters as its Chinese source
 LENGTH_RATIO = (0.8, 7.0)
 
@@ -69,8 +71,8 @@ def _latin_names(text: str) -> list[str]:
 
 def _contains(text: str, word: str) -> bool:
     """``word`` in ``text`` as a word of its own (any case: "continued pretraining" renders
-    (Continued Pretraining) well)."""
-    return re.search(rf"(?<![A-Za-z0-9]){re.escape(word)}(?![A-Za-z0-9])", text, re.IGNORECASE) is not None
+    (Continued Pretraining) well), or its plural (1 million H100s)."""
+    return re.search(rf"(?<![A-Za-z0-9]){re.escape(word)}s?(?![A-Za-z0-9])", text, re.IGNORECASE) is not None
 
 
 def _unspoken(source: str, q: Quantity) -> bool:
@@ -105,6 +107,8 @@ def problems(source: str, rendering: str, language: str) -> list[str]:
     if not text:
         return ["empty"]
     found: list[str] = []
+    if _PROMPT_ECHO.search(text):
+        found.append("the prompt echoed")
     said = mentions(text)
     stated = [m for m in mentions(source) if not _unspoken(source, m.quantity)]
     for m in stated:

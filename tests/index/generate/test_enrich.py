@@ -220,6 +220,15 @@ def test_a_term_s_own_english_in_brackets_may_be_translated() -> None:
     assert problems("Cursor 做了继续预训练。", "They did continued pre-training.", "en") == ["name missing: Cursor"]
 
 
+def test_a_name_s_plural_keeps_it_and_an_echoed_prompt_is_no_rendering() -> None:
+    from index.english.renderings import problems
+
+    source = "用的是 Colossus 2，100 万个 H100 等效算力。"
+    assert problems(source, "It uses Colossus 2, the equivalent of 1 million H100s.", "en") == []
+    echoed = "Q. The earlier translation had these problems: number missing or changed: fourth."
+    assert "the prompt echoed" in problems("第四个问题。", echoed, "en")
+
+
 def test_keys_follow_the_text_not_its_white_space() -> None:
     assert sentence_key("一 句 话") == sentence_key("一  句\t话") != sentence_key("一句话")
 
