@@ -10,17 +10,22 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, Protocol, cast
 
 import discord
 
 from bot.delivery import NO_MENTIONS, send_retrying
-from bot.feedback._store import Vote
+from bot.feedback._store import FeedbackStore, Vote
 from bot.translations import language_of_locale
 from index import message as phrase
 
-if TYPE_CHECKING:
-    from bot.client import ArticleBot
+
+class _Storing(Protocol):
+    """What a vote needs of the client (bot.client.ArticleBot): its store. Named so, not imported,
+    the feedback package stays below the client that uses it."""
+
+    store: FeedbackStore
+
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +56,7 @@ class FeedbackButton(
         return cls(cast(Vote, match["vote"]), match["answer"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot = cast("ArticleBot", interaction.client)
+        bot = cast(_Storing, interaction.client)
         lang = language_of_locale(interaction.locale)
         question, answer = _read_message(interaction.message)
         try:
