@@ -13,6 +13,7 @@ from index.build.chunking import SECTION_SEPARATOR
 from index.build.store import Sentence, StoredIndex
 from index.english.lexicon import lexicon_for
 from index.english.render import EnglishUnit, english_line
+from index.english.renderings import with_source_names
 
 
 def english_units(stored: StoredIndex, sentences: Sequence[int]) -> list[EnglishUnit]:
@@ -54,8 +55,8 @@ def translated_line(stored: StoredIndex, sentences: Sequence[int]) -> str | None
         return None
     parts = []
     for sid in sentences:
-        text = stored.glosses[sid].strip()
         sentence = stored.sentences[sid]
+        text = with_source_names(stored.sentence_text(sentence), stored.glosses[sid].strip())
         if is_table_row(stored.sentence_text(sentence)):
             header = _rendered_header(stored, sentence)
             cells = [c.strip() for c in text.split("|")]

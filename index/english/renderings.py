@@ -75,6 +75,16 @@ def _contains(text: str, word: str) -> bool:
     return re.search(rf"(?<![A-Za-z0-9]){re.escape(word)}s?(?![A-Za-z0-9])", text, re.IGNORECASE) is not None
 
 
+def with_source_names(source: str, rendering: str) -> str:
+    """``rendering`` with each Latin-script name of ``source`` written as the source writes it: a model
+    that took "Cursor" for a word ("the cursor tells it") still kept the name, only not its capital."""
+    for name in _latin_names(source):
+        rendering = re.sub(
+            rf"(?<![A-Za-z0-9]){re.escape(name)}(?=s?(?![A-Za-z0-9]))", name, rendering, flags=re.IGNORECASE
+        )
+    return rendering
+
+
 def _unspoken(source: str, q: Quantity) -> bool:
     """A number a translation may leave out: 一 as an article (一个消息 "a message", 一块钢板 "a steel
     plate"), a heading's or a list's ordinal (三、性能怎么样, 第一，…)."""

@@ -247,3 +247,12 @@ def test_the_local_model_renders_a_paragraph(corpus: Path, tmp_path: Path) -> No
     assert result.sentences == 2 and result.verified >= 1, [r.model_dump() for r in rows]
     assert all(r.model.startswith("sha256:") for r in rows)
     print(json.dumps([r.text for r in rows], ensure_ascii=False))
+
+
+def test_a_name_the_model_took_for_a_word_is_shown_as_the_source_writes_it() -> None:
+    from index.english.renderings import with_source_names
+
+    source = "比如在 SWE-bench 里，模型改了代码但测试挂了，Cursor 不仅告诉它「错了」。"
+    shown = with_source_names(source, "In swe-bench the test failed, and the cursor tells it it's wrong.")
+    assert shown == "In SWE-bench the test failed, and the Cursor tells it it's wrong."
+    assert with_source_names("马斯克站台 Cursor。", "Cursors, cursor's") == "Cursors, Cursor's"
