@@ -50,6 +50,7 @@ class Example:
     matrix: np.ndarray  # candidate features
     labels: np.ndarray  # which candidates hold a gold answer
     evidence: np.ndarray  # retrieval evidence (decide.EVIDENCE)
+    view: str = "glossed"  # the corpus's English: word-for-word glosses, or verified renderings
 
 
 # what examining a question depends on: a change to any of these files examines the questions anew
@@ -226,13 +227,19 @@ def examples_of(folder: Path, work: Path, say: Callable[[str], None]) -> list[Ex
     started = time.perf_counter()
     examples: list[Example] = []
     for found in training_sets(folder):
-        examples += collect(found, work, "xquad" if "xquad" in found.name else "cmrc")
+        made = collect(found, work, "xquad" if "xquad" in found.name else "cmrc")
+        for example in made:
+            example.view = "glossed" if found.renderings is None else "rendered"
+        examples += made
         examples += collect_background(found, work)
         say(f"examined {found.name}: {len(found.questions)} questions ({time.perf_counter() - started:.0f} s)")
     own = own_set(REPO)
     if own is not None:
         settings = load_settings(corpus_dir=REPO / "corpus", index_dir=work / "own" / "index")
-        examples += collect(own, work, "own", settings)
+        made = collect(own, work, "own", settings)
+        for example in made:
+            example.view = "rendered"  # the corpus ships its renderings
+        examples += made
         examples += collect_background(own, work, settings)
         say(f"examined our development questions: {len(own.questions)}")
     return [e for e in examples if len(e.matrix)]
