@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO
 
@@ -205,6 +205,21 @@ class Writer:
         self.close()
 
 
+def write_file(target: Path, keys: Sequence[str], renderings: Mapping[str, Rendering]) -> int:
+    """The renderings of ``keys`` (those there are, in that order) as the whole of ``target``,
+    replaced at once (a reader never sees half a file); returns how many were written."""
+    tmp = target.with_suffix(".tmp")
+    tmp.unlink(missing_ok=True)
+    written = 0
+    with Writer(tmp) as writer:
+        for key in keys:
+            if key in renderings:
+                writer.write(renderings[key])
+                written += 1
+    tmp.replace(target)
+    return written
+
+
 __all__ = [
     "CACHE_FILE",
     "SIDECAR_SUFFIX",
@@ -218,4 +233,5 @@ __all__ = [
     "spoken",
     "target_language",
     "verified",
+    "write_file",
 ]

@@ -44,6 +44,7 @@ from index.english.renderings import (
     sources,
     spoken,
     target_language,
+    write_file,
 )
 from index.errors import GenerationError, UsageError
 from index.generate.settings import LLMSettings
@@ -365,13 +366,7 @@ def _write_sidecars(settings: IndexSettings, documents: Sequence[Document], para
         target = path.with_name(path.name[: -len(path.suffix)] + SIDECAR_SUFFIX)
         if not any(k in latest for k in keys):
             continue
-        tmp = target.with_suffix(".tmp")
-        tmp.unlink(missing_ok=True)
-        with Writer(tmp) as writer:
-            for key in keys:
-                if key in latest:
-                    writer.write(latest[key])
-        tmp.replace(target)
+        write_file(target, keys, latest)
         written.append(target)
     return written
 

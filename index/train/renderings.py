@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from index.config import load_settings
-from index.english.renderings import CACHE_FILE, Writer, read
+from index.english.renderings import CACHE_FILE, read, write_file
 from index.evaluate import public
 from index.generate.enrich import EnrichResult, corpus_paragraphs, enrich
 from index.generate.settings import LLMSettings
@@ -39,14 +39,8 @@ def enrich_public(
     made = {r.key: r for r in read(settings.index_dir / CACHE_FILE)}
     keys = [i.key for p in corpus_paragraphs(settings) for i in p]
     target = output or SETS[name]
-    tmp = target.with_suffix(".tmp")
-    tmp.unlink(missing_ok=True)
-    with Writer(tmp) as writer:
-        for key in keys:
-            if key in made:
-                writer.write(made[key])
-    tmp.replace(target)
-    say(f"{sum(k in made for k in keys)} of {len(keys)} sentences' renderings → {target}")
+    written = write_file(target, keys, made)
+    say(f"{written} of {len(keys)} sentences' renderings → {target}")
     return result
 
 
