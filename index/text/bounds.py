@@ -51,10 +51,9 @@ _AFTER: dict[Qualifier, tuple[str, ...]] = {
     "more": ("or more", "plus", "+", "以上", "余"),
     "about": ("or so", "左右", "上下"),
 }
-# a superlative a few words before the number makes it the bound: "its best score was 75.6%", "at best,
-# Composer 2.5 hits 75.6%", "at its best it reaches close to 76%"
+# a superlative a few words before the number makes it the bound: "its best score was 75.6%"
 _SUPERLATIVE = re.compile(
-    r"(?:\b(?:best(?:-case)?|highest|maximum|peak|top)\b,?(?:\s+[\w.]+){0,3}\s+(?:was|is|of|reach(?:es|ed)?|hits?)"
+    r"(?:\b(?:best(?:-case)?|highest|maximum|peak|top)\b(?:\s+[A-Za-z][\w.]*){0,3}\s+(?:was|is|of|reached|hits?)"
     r"|\b(?:best(?:-case)?|highest|maximum|peak)|(?:最好|最高|最佳)\w{0,3})\s*$",
     re.IGNORECASE,
 )

@@ -53,8 +53,6 @@ _CURRENCY_BEFORE = {"us$": "USD", "usd": "USD", "$": "USD", "cn¥": "CNY", "rmb"
 _CURRENCY_AFTER = {"美元": "USD", "美金": "USD", "元": "CNY", "人民币": "CNY", "块": "CNY", "dollars": "USD",
                    "dollar": "USD", "usd": "USD", "yuan": "CNY", "rmb": "CNY"}  # fmt: skip
 _FACTOR = ("倍", "×", "x", "times", "-fold", "fold")
-# a factor of reduction: the words after "N times" / "N 倍" that make it 1/N
-_SMALLER = re.compile(r"\s*(?:cheaper|less|lower|smaller|fewer|便宜|更便宜|更少|更低)", re.IGNORECASE)
 _PERCENT = ("%", "％", "percent", "per cent")
 # what an ordinal numbers, by its measure word: 第 42 行 is line 42, 第三章 chapter 3 (grammar, not vocabulary)
 ORDINAL_NOUNS = {"行": "line", "页": "page", "章": "chapter", "节": "section", "条": "item", "步": "step",
@@ -262,8 +260,7 @@ def _number(match: re.Match[str], text: str) -> Quantity | None:
     elif lowered in _PERCENT:
         kind = "percent"
     elif lowered in _FACTOR:
-        # "ten times cheaper" is the fraction 1/10 (a tenth of the cost), not ten times the cost
-        kind = "fraction" if _SMALLER.match(text, match.end()) else "factor"
+        kind = "factor"
     elif g["ord"] or g["suffix"]:
         kind = "ordinal"
     end = match.end() if (unit or g["suffix"]) else match.start("mag") + len(mag) if mag else match.end("num")

@@ -19,8 +19,6 @@ def _qualifiers(text: str) -> list[set[str]]:
         (SCORE, [set(), {"upper"}]),
         ("scored 70.2%, up to 75.6% at best", [set(), {"upper"}]),
         ("its best score was 75.6%", [{"upper"}]),
-        ("At best, Composer 2.5 hits 75.6%", [set(), {"upper"}]),  # the model's version is no bound
-        ("at its best it reaches close to 76%", [{"upper", "about"}]),
         ("最多能到 75.6%", [{"upper"}]),
         ("最高接近 65%", [{"upper", "about"}]),
         ("at least 15 dollars", [{"lower"}]),
