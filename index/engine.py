@@ -23,6 +23,7 @@ from index.answer.compose import choose, compose, nearest_sections, whole_list, 
 from index.answer.decide import gate_vector, retrieval_evidence
 from index.answer.decline import decline_text, unmentioned
 from index.answer.english_line import lexicon_of, translated_line
+from index.answer.extend import extension
 from index.answer.features import Candidate, Terms, candidate_matrix, question_terms
 from index.answer.followup import refers_back
 from index.answer.messages import message
@@ -221,7 +222,7 @@ class Engine:
             else:
                 # an item pointed at ("the 3rd thing") is the whole answer: no second sentence joins it
                 ratio = self.model.second_ratio if examined.item is None else float("inf")
-                chosen = choose(stored, ranked, ratio)
+                chosen = choose(stored, ranked, ratio, self.extend(examined, ranked))
                 if examined.item is None and asks_for_several(query.text):
                     chosen = whole_list(stored, chosen)
                 chosen = with_heading(stored, widen(stored, chosen) if query.more else chosen)
@@ -252,7 +253,7 @@ class Engine:
         ranked = self.rank(examined)
         if not ranked or not (examined.pointed or self.decide(examined, ranked).answers):
             return query  # the answer before declined: nothing was said
-        chosen = choose(stored, ranked, self.model.second_ratio)
+        chosen = choose(stored, ranked, self.model.second_ratio, self.extend(examined, ranked))
         return dataclasses.replace(query, said=tuple(stored.sentence_text(stored.sentences[s]) for s in chosen))
 
     def examine(self, snapshot: Snapshot, query: Query, k: int, mode: Mode, describe: bool = True) -> Examined:
@@ -308,6 +309,15 @@ class Engine:
             top = ranked[0][1] if ranked else 1.0
             ranked = [(examined.item, top), *((s, p) for s, p in ranked if s != examined.item)]
         return ranked
+
+    def extend(self, examined: Examined, ranked: list[tuple[int, float]]) -> list[int]:
+        """The best sentence's neighbours that its answer unit takes in (none for a pointed-at item)."""
+        if examined.item is not None:
+            return []
+        score = dict(ranked)
+        probabilities = np.array([score[c.sentence] for c in examined.candidates])
+        model = self.model
+        return extension(examined.candidates, examined.matrix, probabilities, model.extender, model.extend_threshold)
 
     def decide(self, examined: Examined, ranked: list[tuple[int, float]]) -> Decision:
         """Whether the corpus answers the question, by the model's gates, and how sure they are."""

@@ -29,13 +29,19 @@ from index.models import Citation
 MAX_ANSWER_CHARS = 400
 
 
-def choose(stored: StoredIndex, ranked: Sequence[tuple[int, float]], second_ratio: float) -> list[int]:
+def choose(
+    stored: StoredIndex, ranked: Sequence[tuple[int, float]], second_ratio: float, neighbours: Sequence[int] = ()
+) -> list[int]:
     """The sentences of the answer, in document order. ``ranked``: (sentence, probability) best first.
-    A second sentence joins when the scorer gives it ``second_ratio`` of the best one's probability."""
+    ``neighbours``: the best one's that its answer unit takes in (the extend step), when they fit. A
+    second sentence joins when the scorer gives it ``second_ratio`` of the best one's probability."""
     if not ranked:
         return []
     best, p_best = ranked[0]
     chosen = _completed(stored, best)
+    unit = sorted({*chosen, *neighbours})
+    if length(stored, unit) <= MAX_ANSWER_CHARS:
+        chosen = unit
     if len(ranked) > 1:
         second, p_second = ranked[1]
         same = stored.sentences[second].chunk == stored.sentences[best].chunk

@@ -147,4 +147,3 @@ def gate_vector(probabilities: np.ndarray, matrix: np.ndarray, evidence: np.ndar
         *(float(row[_COLUMN[f"asks_{name}"]]) for name in (*ASKED, "other")),
     ]
     return np.concatenate([np.array(scored, dtype=np.float32), evidence.astype(np.float32)])
-

@@ -122,6 +122,16 @@ CANDIDATE_FEATURES = (
     *(f"asks_{name}" for name in (*ASKED, "other")),
     *(f"holds_{name}" for name in HELD),
 )
+# the extend step's (index/answer/extend.py): a neighbour of the best candidate, beside the best
+EXTEND_FEATURES = (
+    "offset",
+    "best_probability",
+    "neighbour_probability",
+    "probability_ratio",
+    "neighbour_rank",
+    *(f"best_{name}" for name in CANDIDATE_FEATURES),
+    *(f"neighbour_{name}" for name in CANDIDATE_FEATURES),
+)
 
 
 @dataclass(frozen=True)

@@ -221,11 +221,14 @@ class AnswerModel:
     # per question language: an answer whose lower gate margin (log-odds above its threshold) is under
     # this says it may not be one; chosen so that at most HEDGE_RIGHT_RATE of right answers do ({}: none)
     hedge_margin: dict[str, float] = field(default_factory=dict)
+    # P(a neighbour of the best sentence holds the answer too): it joins the answer at extend_threshold
+    extender: Trees | None = None
+    extend_threshold: float = math.inf
 
     def prepare(self) -> None:
-        self.scorer.prepare()
-        self.gate.prepare()
-        self.near_gate.prepare()
+        for trees in (self.scorer, self.gate, self.near_gate, self.extender):
+            if trees is not None:
+                trees.prepare()
 
     def threshold(self, language: str) -> float:
         """The gate's threshold for a question's language (English's for any but Chinese)."""
@@ -263,14 +266,15 @@ _lock = threading.Lock()
 def _check_features(model: AnswerModel, path: Path) -> None:
     """Trees read their columns by position: a model made for other features would misread every row."""
     from index.answer.decide import GATE_FEATURES
-    from index.answer.features import CANDIDATE_FEATURES
+    from index.answer.features import CANDIDATE_FEATURES, EXTEND_FEATURES
 
     for name, trees, features in (
         ("scorer", model.scorer, CANDIDATE_FEATURES),
         ("gate", model.gate, GATE_FEATURES),
         ("near-topic gate", model.near_gate, GATE_FEATURES),
+        ("extender", model.extender, EXTEND_FEATURES),
     ):
-        if trees.features != features:
+        if trees is not None and trees.features != features:
             raise ModelError(f"the {name} in {path} was trained on other features; run `python -m index train`")
 
 
@@ -299,6 +303,8 @@ def load_model(path: Path = MODEL_FILE) -> AnswerModel:
                 near_gate=Trees.from_json(data["near_gate"]),
                 near_threshold={k: float(v) for k, v in data["near_threshold"].items()},
                 hedge_margin={k: float(v) for k, v in data.get("hedge_margin", {}).items()},
+                extender=Trees.from_json(data["extender"]) if "extender" in data else None,
+                extend_threshold=float(data.get("extend_threshold", math.inf)),
             )
         except (OSError, ValueError, KeyError, TypeError) as error:
             if isinstance(error, ModelError):
@@ -321,6 +327,8 @@ def save_model(model: AnswerModel, path: Path = MODEL_FILE) -> None:
         "gate": model.gate.to_json(),
         "near_gate": model.near_gate.to_json(),
     }
+    if model.extender is not None:
+        data |= {"extend_threshold": round(model.extend_threshold, 6), "extender": model.extender.to_json()}
     path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
 
 

@@ -99,8 +99,6 @@ def _compare(questions: list, settings: IndexSettings, args: argparse.Namespace)
     return EXIT_OK if rows else EXIT_USAGE
 
 
-
-
 def _eval_public(args: argparse.Namespace, settings: IndexSettings) -> int:
     """The public sets by the outside checks' protocol: each set's corpus indexed on its own."""
     from index.engine import Engine

@@ -9,7 +9,8 @@
    chosen on out-of-fold gate probabilities, per language: the off-topic gate's for a
    false-abstention rate of OFF_FALSE_ABSTENTION, then the near-topic gate's for
    GATE_FALSE_ABSTENTION of both together.
-4. The held-out sets (never trained on) are asked end to end through Engine.ask; their metrics,
+4. The extender (train/extender.py): whether a neighbour of the best sentence joins its answer unit.
+5. The held-out sets (never trained on) are asked end to end through Engine.ask; their metrics,
    the data's hash, the seed and this command are written into the model file.
 
 LightGBM is needed here only (the `train` extra); the answer path reads the trees with numpy
@@ -23,7 +24,6 @@ import json
 import logging
 import math
 import time
-from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -31,82 +31,37 @@ import numpy as np
 
 from index.answer.decide import GATE_FEATURES, gate_vector
 from index.answer.features import CANDIDATE_FEATURES
-from index.answer.model import MODEL_FILE, AnswerModel, Trees, for_language, from_lightgbm, gate_margin, save_model
+from index.answer.model import MODEL_FILE, AnswerModel, Trees, for_language, gate_margin, save_model
 from index.evaluate import public
 from index.evaluate.protocol import ask_public, indexed
 from index.train.examples import OWN_SETS, REPO, Example, examples_of
+from index.train.extender import fit_extender
+from index.train.trees import (
+    FOLDS,
+    FULL_GROUP,
+    GATE_SEEDS,
+    GATE_TREES,
+    SCORER_SEEDS,
+    SCORER_TREES,
+    SEED,
+    SOURCE_SHARE,
+    bagged,
+    fold_of,
+    question_weights,
+)
 
 log = logging.getLogger(__name__)
-SEED = 0
-FOLDS = 3
 GATE_FALSE_ABSTENTION = 0.03  # the target on training data, both gates together; held-out sets must stay under 0.05
 OFF_FALSE_ABSTENTION = 0.015  # the off-topic gate's part of it; the near-topic gate takes what it leaves
 HEDGE_RIGHT_RATE = 0.10  # at most this share of right answers (out of fold, of each source) say they may not be one
 SECOND_PRECISION = 0.25  # a second sentence joins where such seconds rescue at least one answer in four they join
-# how much each source of questions weighs in training, in all: our own development questions are
-# another kind of article and question (an opinionated essay, colloquial askers), the public sets many
-# articles of one kind; "background": the background's generic questions asked of every training
-# corpus, off-topic examples of the off-topic gate (its share chosen out of fold)
-SOURCE_SHARE = {"xquad": 0.35, "cmrc": 0.35, "own": 0.30, "background": 0.20}
-FULL_GROUP = 30  # questions a group of a source (a language, a kind) needs to weigh a full share
-# the scorer ranks a question's candidates (LambdaRank); its margin's sigmoid is the "probability" the
-# gate and the second sentence read. Out of fold it chose the answer sentence more often than
-# log-loss trees, and as often as four times the trees (docs/evaluation.md), which cost the answer
-# path a millisecond
-SCORER_TREES = dict(
-    objective="lambdarank", rounds=250, num_leaves=15, learning_rate=0.08,
-    bagging_fraction=0.8, bagging_freq=1, feature_fraction=0.8,
-)  # fmt: skip
-GATE_TREES = dict(
-    objective="binary", rounds=200, num_leaves=8, max_depth=3, learning_rate=0.08, bagging_fraction=0.8, bagging_freq=1
-)
-# the scorer is the mean of this many bagged fits (seeds 0, 1, …): out of fold, three chose the answer
-# sentence 0.5-2 points more often than one, on every source; each costs 0.4 ms per question
-SCORER_SEEDS = 3
-# the gate is the mean of this many bagged fits (seeds 0, 1, …): one fit's decline rates on a small
-# group (our 66 English off-topic questions) moved by 0.10 from seed to seed
-GATE_SEEDS = 5
-
-
-def _fit(
-    x: np.ndarray,
-    y: np.ndarray,
-    weights: np.ndarray | None,
-    params: dict,
-    group: np.ndarray | None = None,
-    seed: int = SEED,
-) -> object:
-    """LightGBM trees; with ``group`` (candidates per question, in row order) a ranking objective, which
-    learns which candidate of a question is best rather than how good each is on its own."""
-    import lightgbm
-
-    settings = {k: v for k, v in params.items() if k != "rounds"}
-    settings |= {"seed": seed, "deterministic": True, "force_row_wise": True, "num_threads": 2, "verbosity": -1}
-    data = lightgbm.Dataset(x, label=y.astype(float), weight=weights, group=group, free_raw_data=True)
-    return lightgbm.train(settings, data, num_boost_round=params["rounds"])
-
-
-def _question_weights(examples: Sequence[Example], by: Callable[[Example], tuple]) -> np.ndarray:
-    """A weight per example: each source weighs its SOURCE_SHARE in all, shared among the groups ``by``
-    makes of its examples, and within a group among its examples. A group of fewer than FULL_GROUP
-    questions gets that fraction of a full group's share: one English question among CMRC's Chinese
-    ones weighed as much as all 2,090 of them, in the scorer and in the gate's threshold."""
-    keys = [(e.source, *by(e)) for e in examples]
-    groups = Counter(keys)
-    fraction = {group: min(1.0, n / FULL_GROUP) for group, n in groups.items()}
-    per_source: dict[str, float] = {}
-    for (source, *_), part in fraction.items():
-        per_source[source] = per_source.get(source, 0.0) + part
-    shares = {source: SOURCE_SHARE.get(source, 0.0) for source in per_source}
-    total = sum(shares.values()) or 1.0
-    return np.array([1000.0 * shares[k[0]] / total * fraction[k] / per_source[k[0]] / groups[k] for k in keys])
 
 
 def _scorer_rows(examples: Sequence[Example]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Candidates of answerable questions, their labels, weights (a question's weight shared by its
     candidates: LightGBM weighs a question by their sum) and the candidates per question."""
     usable = [e for e in examples if e.kind == "in" and e.labels.any()]
-    weights = _question_weights(usable, lambda e: (e.language,))
+    weights = question_weights(usable, lambda e: (e.language,))
     return (
         np.concatenate([e.matrix for e in usable]),
         np.concatenate([e.labels for e in usable]),
@@ -115,42 +70,24 @@ def _scorer_rows(examples: Sequence[Example]) -> tuple[np.ndarray, np.ndarray, n
     )
 
 
-def _bagged(
-    seeds: int,
-    features: tuple[str, ...],
-    x: np.ndarray,
-    y: np.ndarray,
-    weights: np.ndarray,
-    params: dict,
-    group: np.ndarray | None = None,
-) -> Trees:
-    """``seeds`` fits (seeds SEED, SEED + 1, …) of the same trees, their margins averaged as one Trees."""
-    fits = [_fit(x, y, weights, params, group, seed=SEED + i) for i in range(seeds)]
-    return Trees.averaged([from_lightgbm(fit, features) for fit in fits])
-
-
 def _scorer(examples: Sequence[Example]) -> Trees:
     x, y, weights, group = _scorer_rows(examples)
-    return _bagged(SCORER_SEEDS, CANDIDATE_FEATURES, x, y, weights, SCORER_TREES, group=group)
+    return bagged(SCORER_SEEDS, CANDIDATE_FEATURES, x, y, weights, SCORER_TREES, group=group)
 
 
 def _gate(x: np.ndarray, answerable: np.ndarray, weights: np.ndarray) -> Trees:
-    return _bagged(GATE_SEEDS, GATE_FEATURES, x, answerable, weights, GATE_TREES)
+    return bagged(GATE_SEEDS, GATE_FEATURES, x, answerable, weights, GATE_TREES)
 
 
-def _fold(group: str) -> int:
-    return int(hashlib.sha256(f"{SEED}\n{group}".encode()).hexdigest(), 16) % FOLDS
-
-
-def out_of_fold(examples: Sequence[Example]) -> tuple[list[np.ndarray], Trees]:
+def out_offold_of(examples: Sequence[Example]) -> tuple[list[np.ndarray], Trees]:
     """Each example's scorer probabilities from a scorer that never saw its article, and the
     scorer trained on all."""
     probabilities: list[np.ndarray] = [np.zeros(0)] * len(examples)
     for fold in range(FOLDS):
-        inside = [e for e in examples if _fold(e.group) != fold]
+        inside = [e for e in examples if fold_of(e.group) != fold]
         trees = _scorer(inside)
         for i, example in enumerate(examples):
-            if _fold(example.group) == fold:
+            if fold_of(example.group) == fold:
                 probabilities[i] = trees.probability(example.matrix)
     return probabilities, _scorer(examples)
 
@@ -294,12 +231,12 @@ def data_digest(folder: Path) -> str:
 def train(folder: Path, work: Path, output: Path = MODEL_FILE, say: Callable[[str], None] = print) -> AnswerModel:
     started = time.perf_counter()
     examples = examples_of(folder, work, say)
-    probabilities, scorer = out_of_fold(examples)
+    probabilities, scorer = out_offold_of(examples)
     gate_x = np.stack([gate_vector(p, e.matrix, e.evidence) for e, p in zip(examples, probabilities, strict=True)])
     answerable = np.array([e.kind == "in" for e in examples])
     languages = np.array([e.language for e in examples])
-    weights = _question_weights(examples, lambda e: ("zh" if e.language == "zh" else "en", e.kind))
-    groups = np.array([_fold(e.group) for e in examples])
+    weights = question_weights(examples, lambda e: ("zh" if e.language == "zh" else "en", e.kind))
+    groups = np.array([fold_of(e.group) for e in examples])
     kinds = np.array([e.kind for e in examples])
     english = languages != "zh"
 
@@ -317,6 +254,7 @@ def train(folder: Path, work: Path, output: Path = MODEL_FILE, say: Callable[[st
 
     gate, off_oof = gate_of("off")
     near_gate, near_oof = gate_of("near")
+
     def below(oof: np.ndarray, threshold: dict[str, float]) -> np.ndarray:
         return oof < np.where(english, threshold["en"], threshold["zh"])
 
@@ -326,6 +264,7 @@ def train(folder: Path, work: Path, output: Path = MODEL_FILE, say: Callable[[st
     near = thresholds_in_every_view(near_oof, answerable, languages, GATE_FALSE_ABSTENTION, weights, views, declined)
     declined |= below(near_oof, near)
     ratio = second_ratio_for(examples, probabilities)
+    extender, extend_threshold = fit_extender(examples, probabilities)
     margins = np.array(
         [
             gate_margin(o, n, for_language(thresholds, lang), for_language(near, lang))
@@ -337,7 +276,8 @@ def train(folder: Path, work: Path, output: Path = MODEL_FILE, say: Callable[[st
     hedge = hedge_margins_for(margins, right, languages, weights, sources)
     report = out_of_fold_report(examples, probabilities, declined)
     say(
-        f"trained: gate thresholds {thresholds}, near-topic {near}, hedge margin {hedge}, second ratio {ratio:.3f}"
+        f"trained: gate thresholds {thresholds}, near-topic {near}, hedge margin {hedge}, second ratio {ratio:.3f},"
+        f" extend threshold {extend_threshold:.3f}"
         f" ({time.perf_counter() - started:.0f} s)"
     )
     say(json.dumps(report, ensure_ascii=False))
@@ -351,7 +291,7 @@ def train(folder: Path, work: Path, output: Path = MODEL_FILE, say: Callable[[st
         "source_share": SOURCE_SHARE,
         "out_of_fold": report,
     }
-    model = AnswerModel(scorer, gate, thresholds, ratio, meta, near_gate, near, hedge)
+    model = AnswerModel(scorer, gate, thresholds, ratio, meta, near_gate, near, hedge, extender, extend_threshold)
     meta["heldout"] = heldout_metrics(model, folder, work)
     save_model(model, output)
     say(f"wrote {output} ({time.perf_counter() - started:.0f} s)")

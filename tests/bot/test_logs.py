@@ -75,9 +75,7 @@ async def test_debug_logs_hold_no_interaction_token_and_no_message_text(capsys: 
     try:
         async with FakeDiscord(heartbeat_interval_ms=250) as fake:
             with fake.patch_discord():
-                bot = commands.Bot(
-                    command_prefix="!", intents=discord.Intents.default(), guild_ready_timeout=0.05
-                )
+                bot = commands.Bot(command_prefix="!", intents=discord.Intents.default(), guild_ready_timeout=0.05)
 
                 @bot.tree.command(name="ask", description="ask")
                 async def ask(interaction: discord.Interaction, q: str) -> None:

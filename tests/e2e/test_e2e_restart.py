@@ -66,8 +66,16 @@ def test_questions_in_flight_at_a_sigkill_are_answered_after_the_restart(bot: Bo
         db.execute(
             "INSERT INTO pending_questions (key, via, question, language, user_id, guild_id, channel_id, "
             "application_id, token, created_at) VALUES (?, 'slash', ?, 'en', ?, ?, ?, ?, ?, ?)",
-            ("interaction:1", VERIFIED_EN, late_user, fake.guild_id, fake.channel_id, fake.application_id,
-             "a-token-dead-for-an-hour", time.time() - 3600),
+            (
+                "interaction:1",
+                VERIFIED_EN,
+                late_user,
+                fake.guild_id,
+                fake.channel_id,
+                fake.application_id,
+                "a-token-dead-for-an-hour",
+                time.time() - 3600,
+            ),
         )
     db.close()
     bot.restart()

@@ -56,15 +56,15 @@ def test_weights_decide_the_threshold() -> None:
 
 
 def test_a_handful_of_questions_cannot_weigh_as_much_as_a_kind_of_question() -> None:
-    from index.train.fit import FULL_GROUP, _question_weights
+    from index.train.trees import FULL_GROUP, question_weights
 
     def asked(language: str, n: int) -> list[Example]:
         return [Example("q", "a", "cmrc", language, "in", np.zeros((1, 1)), np.ones(1, bool), np.zeros(8))] * n
 
     many, one = asked("zh", 2 * FULL_GROUP), asked("en", 1)
-    weights = _question_weights(many + one, lambda e: (e.language,))
+    weights = question_weights(many + one, lambda e: (e.language,))
     assert np.isclose(weights[-1] * FULL_GROUP, weights[: len(many)].sum())  # a full group weighs FULL_GROUP times it
-    full = _question_weights(many + asked("en", FULL_GROUP), lambda e: (e.language,))
+    full = question_weights(many + asked("en", FULL_GROUP), lambda e: (e.language,))
     assert np.isclose(full[: len(many)].sum(), full[len(many) :].sum())  # full groups share the source evenly
 
 

@@ -1,0 +1,75 @@
+"""The extend step: the answer unit grows from the best sentence to its neighbours in the passage
+(the claim before an explanation, the reason after it, the second half of a comparison) when a
+learned model says the neighbour holds the answer too. Answer units are spans of one to three
+consecutive sentences of a passage, chosen by the model rather than by rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from index.answer.features import EXTEND_FEATURES, Candidate
+from index.answer.model import Trees
+
+# the neighbours considered, relative to the best candidate: +2 only along with +1, so that a
+# span is at most three consecutive sentences
+OFFSETS = (-1, 1, 2)
+
+
+def neighbours(
+    passages: Sequence[int], matrix: np.ndarray, probabilities: np.ndarray
+) -> tuple[int, list[tuple[int, int]], np.ndarray]:
+    """The best candidate, its neighbours as (candidate, offset), and one EXTEND_FEATURES row each.
+    ``passages``: each candidate's passage rank; candidates of a passage are in document order, so
+    a neighbour is the candidate next to the best in the same passage (headings are no candidates)."""
+    if len(probabilities) == 0:
+        return -1, [], np.zeros((0, len(EXTEND_FEATURES)), dtype=np.float32)
+    order = np.argsort(-probabilities, kind="stable")
+    rank = np.empty(len(order))
+    rank[order] = np.arange(len(order))
+    best = int(order[0])
+
+    def same_passage(i: int) -> bool:
+        return 0 <= i < len(passages) and passages[i] == passages[best]
+
+    found: list[tuple[int, int]] = []
+    rows: list[np.ndarray] = []
+    for offset in OFFSETS:
+        other = best + offset
+        if not same_passage(other) or (offset == 2 and not same_passage(best + 1)):
+            continue
+        p_best, p_other = float(probabilities[best]), float(probabilities[other])
+        head = [offset, p_best, p_other, p_other / max(p_best, 1e-9), rank[other]]
+        found.append((other, offset))
+        rows.append(np.concatenate([np.array(head, dtype=np.float32), matrix[best], matrix[other]]))
+    matrix_out = np.stack(rows).astype(np.float32) if rows else np.zeros((0, len(EXTEND_FEATURES)), dtype=np.float32)
+    return best, found, matrix_out
+
+
+def kept(found: Sequence[tuple[int, int]], probabilities: np.ndarray, threshold: float) -> list[int]:
+    """The neighbours (candidate positions) whose probability reaches ``threshold``; the one two
+    after the best only with the one between."""
+    passing = {offset: other for (other, offset), p in zip(found, probabilities, strict=True) if p >= threshold}
+    if 1 not in passing:
+        passing.pop(2, None)
+    return sorted(passing.values())
+
+
+def extension(
+    candidates: Sequence[Candidate],
+    matrix: np.ndarray,
+    probabilities: np.ndarray,
+    extender: Trees | None,
+    threshold: float,
+) -> list[int]:
+    """The sentences the best candidate's answer unit takes in besides itself. ``probabilities``:
+    the scorer's, one per candidate; ``extender``: Trees over EXTEND_FEATURES (None: no model)."""
+    if extender is None or len(candidates) < 2:
+        return []
+    _, found, rows = neighbours([c.passage_rank for c in candidates], matrix, probabilities)
+    if not found:
+        return []
+    chance = extender.probability(rows)
+    return [candidates[i].sentence for i in kept(found, chance, threshold)]

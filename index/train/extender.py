@@ -1,0 +1,66 @@
+"""The extend step's model (index/answer/extend.py): whether a neighbour of the best sentence holds
+the answer too, learned on every answerable training question with the scorer's out-of-fold
+probabilities (as a new question would see them); its threshold chosen out of fold.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from index.answer.extend import neighbours
+from index.answer.features import CANDIDATE_FEATURES, EXTEND_FEATURES
+from index.answer.model import Trees
+from index.train.examples import Example
+from index.train.trees import FOLDS, GATE_SEEDS, GATE_TREES, bagged, fold_of, question_weights
+
+# a neighbour joins where at least this share of the neighbours joining hold the answer (weighted)
+EXTEND_PRECISION = 0.25
+_PASSAGE = CANDIDATE_FEATURES.index("passage_rank")
+
+
+def extender_rows(
+    examples: Sequence[Example], probabilities: Sequence[np.ndarray]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One row per neighbour of each answerable question's best candidate: features, whether it holds
+    a gold answer, its question's weight, its fold."""
+    usable = [(e, p) for e, p in zip(examples, probabilities, strict=True) if e.kind == "in" and e.labels.any()]
+    weights = question_weights([e for e, _ in usable], lambda e: (e.language,))
+    x, y, w, folds = [], [], [], []
+    for (example, p), weight in zip(usable, weights, strict=True):
+        _, found, rows = neighbours(example.matrix[:, _PASSAGE].tolist(), example.matrix, p)
+        x.append(rows)
+        y += [bool(example.labels[other]) for other, _ in found]
+        w += [weight] * len(found)
+        folds += [fold_of(example.group)] * len(found)
+    matrix = np.concatenate(x) if x else np.zeros((0, len(EXTEND_FEATURES)), dtype=np.float32)
+    return matrix, np.array(y, dtype=bool), np.array(w), np.array(folds)
+
+
+def threshold_for(chance: np.ndarray, holds: np.ndarray, weights: np.ndarray) -> float:
+    """The lowest probability at which the neighbours reaching it hold the answer EXTEND_PRECISION of
+    the time (by weight); infinite when no threshold does."""
+    order = np.argsort(-chance, kind="stable")
+    right = np.cumsum((weights * holds)[order])
+    total = np.cumsum(weights[order])
+    best = math.inf
+    for n, i in enumerate(order):
+        last_of_ties = n + 1 == len(order) or chance[order[n + 1]] != chance[i]
+        if last_of_ties and right[n] >= EXTEND_PRECISION * total[n]:
+            best = float(chance[i])
+    return best
+
+
+def fit_extender(examples: Sequence[Example], probabilities: Sequence[np.ndarray]) -> tuple[Trees | None, float]:
+    """The extender trained on all examples, and its threshold chosen on out-of-fold probabilities."""
+    x, holds, weights, folds = extender_rows(examples, probabilities)
+    if not holds.any() or holds.all():
+        return None, math.inf
+    chance = np.zeros(len(holds))
+    for fold in range(FOLDS):
+        inside = folds != fold
+        trees = bagged(GATE_SEEDS, EXTEND_FEATURES, x[inside], holds[inside], weights[inside], GATE_TREES)
+        chance[~inside] = trees.probability(x[~inside])
+    return bagged(GATE_SEEDS, EXTEND_FEATURES, x, holds, weights, GATE_TREES), threshold_for(chance, holds, weights)

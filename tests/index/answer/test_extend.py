@@ -1,0 +1,62 @@
+"""The extend step (index/answer/extend.py): the best sentence's neighbours in its passage, and which
+of them join its answer unit."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from index.answer.compose import choose
+from index.answer.extend import extension, kept, neighbours
+from index.answer.features import CANDIDATE_FEATURES, EXTEND_FEATURES, Candidate
+from index.answer.model import Trees
+from index.build.store import StoredIndex
+from tests.index.synthetic import sentence_id
+
+
+def constant(p: float) -> Trees:
+    """Trees of one leaf: every row gets probability ``p``."""
+    margin = float(np.log(p / (1 - p)))
+    one = np.array([[0]])
+    return Trees(EXTEND_FEATURES, margin, 1.0, one - 1, np.zeros((1, 1)), one - 3, one - 3, np.zeros((1, 1)))
+
+
+def matrix(n: int) -> np.ndarray:
+    return np.arange(n * len(CANDIDATE_FEATURES), dtype=np.float32).reshape(n, -1)
+
+
+def test_neighbours_stay_in_the_best_ones_passage() -> None:
+    passages = [0, 0, 0, 0, 1, 1]
+    probabilities = np.array([0.1, 0.9, 0.2, 0.3, 0.8, 0.1])
+    best, found, rows = neighbours(passages, matrix(6), probabilities)
+    assert best == 1
+    assert found == [(0, -1), (2, 1), (3, 2)]
+    assert rows.shape == (3, len(EXTEND_FEATURES))
+    assert rows[0, 0] == -1 and rows[0, 1] == np.float32(0.9) and rows[0, 2] == np.float32(0.1)
+    assert rows[2, 4] == 2  # the candidate two after is ranked third
+    last = neighbours([0, 0, 1], matrix(3), np.array([0.2, 0.9, 0.5]))
+    assert last[1] == [(0, -1)]  # the next candidate is another passage's
+
+
+def test_the_one_two_after_joins_only_with_the_one_between() -> None:
+    found = [(0, -1), (2, 1), (3, 2)]
+    assert kept(found, np.array([0.5, 0.1, 0.9]), 0.3) == [0]
+    assert kept(found, np.array([0.1, 0.4, 0.9]), 0.3) == [2, 3]
+    assert kept(found, np.array([0.1, 0.1, 0.1]), 0.3) == []
+
+
+def test_extension_names_sentences_and_needs_a_model() -> None:
+    candidates = [Candidate(10, 0), Candidate(11, 0), Candidate(12, 0), Candidate(40, 1)]
+    probabilities = np.array([0.2, 0.9, 0.1, 0.5])
+    assert extension(candidates, matrix(4), probabilities, constant(0.6), 0.5) == [10, 12]
+    assert extension(candidates, matrix(4), probabilities, constant(0.4), 0.5) == []
+    assert extension(candidates, matrix(4), probabilities, None, 0.5) == []
+
+
+def test_the_unit_takes_in_its_neighbours_in_document_order(stored: StoredIndex) -> None:
+    best = sentence_id(stored, "车票价格是")
+    assert choose(stored, [(best, 0.9)], second_ratio=2.0, neighbours=[best + 1, best - 1]) == [
+        best - 1,
+        best,
+        best + 1,
+    ]
+    assert choose(stored, [(best, 0.9)], second_ratio=2.0) == [best]

@@ -1,0 +1,48 @@
+"""Training the extender (index/train/extender.py): its rows and its threshold, on synthetic examples."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from index.answer.features import CANDIDATE_FEATURES, EXTEND_FEATURES
+from index.train.examples import Example
+from index.train.extender import EXTEND_PRECISION, extender_rows, fit_extender, threshold_for
+
+_PASSAGE = CANDIDATE_FEATURES.index("passage_rank")
+
+
+def example(name: str, labels: list[bool], passages: list[int], kind: str = "in") -> Example:
+    m = np.zeros((len(labels), len(CANDIDATE_FEATURES)), dtype=np.float32)
+    m[:, _PASSAGE] = passages
+    return Example(name, name, "xquad", "en", kind, m, np.array(labels), np.zeros(4))
+
+
+def test_rows_are_the_best_ones_neighbours_labelled_by_the_gold() -> None:
+    examples = [
+        example("a", [False, False, True, False], [0, 0, 0, 1]),
+        example("b", [False, True], [0, 0], kind="near"),  # not answerable: no rows
+    ]
+    probabilities = [np.array([0.1, 0.9, 0.3, 0.2]), np.array([0.5, 0.4])]
+    x, holds, weights, folds = extender_rows(examples, probabilities)
+    assert x.shape == (2, len(EXTEND_FEATURES))  # -1 and +1; +2 is the next passage's
+    assert holds.tolist() == [False, True]
+    assert weights[0] == weights[1] > 0 and folds[0] == folds[1]
+
+
+def test_the_threshold_keeps_the_precision() -> None:
+    chance = np.array([0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1])
+    holds = np.array([True, False, False, True, False, False, False, False, False])
+    weights = np.ones(9)
+    threshold = threshold_for(chance, holds, weights)
+    joined = chance >= threshold
+    assert holds[joined].mean() >= EXTEND_PRECISION
+    assert threshold == 0.2  # 2 of 8 hold the answer: a quarter; 2 of 9 would not
+    assert threshold_for(chance, np.zeros(9, bool), weights) == math.inf
+
+
+def test_nothing_to_learn_from_gives_no_extender() -> None:
+    examples = [example("a", [True, False], [0, 0])]
+    trees, threshold = fit_extender(examples, [np.array([0.9, 0.1])])
+    assert trees is None and threshold == math.inf
