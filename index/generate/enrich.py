@@ -7,9 +7,10 @@ paragraph's context and keeps its alignment. Amounts are handed to the model alr
 language (the project's own 600 亿美元 → US$60 billion), then every rendering is checked
 (index.english.renderings.problems); a failed one is asked again alone, with its paragraph as
 context and its problems named; failing again, it is asked clause by clause without its paragraph
-(a long sentence the model cut short, a number it borrowed from the paragraph), and if that fails
-too its sentence keeps the word-for-word gloss. A verified rendering is never made again; a failed
-one is, when the method (PROMPT_VERSION) is newer than the one that failed.
+(a long sentence the model cut short, a number it borrowed from the paragraph); failing that, it is
+asked alone again SAMPLED_TRIES times with sampling (each a different draw), the first that passes
+the checks kept, and if none does its sentence keeps the word-for-word gloss. A verified rendering
+is never made again; a failed one is, when the method (PROMPT_VERSION) is newer than the one that failed.
 Each result is written as soon as it is made: a killed run loses at most the paragraph in hand, and
 the next run renders only what lacks a rendering by this model and prompt.
 """
@@ -47,11 +48,15 @@ from index.english.renderings import (
     write_file,
 )
 from index.errors import GenerationError, UsageError
+from index.generate.clauses import clauses_of, joined
 from index.generate.settings import LLMSettings
 from index.text.amounts import renderings
-from index.text.stopwords import EN_STOPWORDS
 
-PROMPT_VERSION = 3  # 3: a sentence failing twice is asked clause by clause
+PROMPT_VERSION = 4  # 3: a sentence failing twice is asked clause by clause; 4: then sampled
+# the checks are strict and a greedy reply fails them the same way each time: a few sampled drafts
+# of a failed sentence, kept only if one passes
+SAMPLED_TRIES = 3
+SAMPLED_TEMPERATURE = 0.7
 _LANGUAGE_NAMES = {"en": "English", "zh": "Simplified Chinese"}
 _SYSTEM = (
     "You translate {source} into natural, fluent {target} for readers of an article about technology. "
@@ -65,10 +70,6 @@ _RETRY = (
     "{sentence}"
 )
 _NUMBERED = re.compile(r"^\s*(\d+)\s*[.)、:：]\s*(.+?)\s*$")
-# where a Chinese sentence's clauses end, and how the English joins them
-_CLAUSE_MARKS = {"，": ",", "；": ";", "：": ":", "——": " —"}
-_CLAUSE = re.compile("(" + "|".join(map(re.escape, _CLAUSE_MARKS)) + ")")
-_ENDS = {"。": ".", "？": "?", "！": "!"}
 
 
 @dataclass(frozen=True)
@@ -156,12 +157,14 @@ class Translator:
         self.client = client
         self.llm = llm
 
-    def _ask(self, system: str, user: str, budget: int) -> str:
+    def _ask(self, system: str, user: str, budget: int, draw: int | None = None) -> str:
+        """The model's reply: greedy, or with ``draw`` a sample seeded by it (reproducible)."""
+        sampled = {} if draw is None else {"temperature": SAMPLED_TEMPERATURE, "seed": draw}
         reply = self.client.chat.completions.create(
             model=self.llm.model or "",
             messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
             max_tokens=min(self.llm.max_tokens * 4, budget),
-            temperature=0.0,
+            **({"temperature": 0.0} | sampled),
         )
         return str(reply.choices[0].message.content or "")
 
@@ -178,8 +181,9 @@ class Translator:
                 lines.setdefault(int(match.group(1)), match.group(2))
         return [lines.get(n, "") for n in range(1, len(items) + 1)]
 
-    def sentence(self, item: Item, paragraph: Sequence[Item], found: Sequence[str]) -> str:
-        """One sentence again, alone, with its paragraph as context and its problems named."""
+    def sentence(self, item: Item, paragraph: Sequence[Item], found: Sequence[str], draw: int | None = None) -> str:
+        """One sentence again, alone, with its paragraph as context and its problems named (``draw``:
+        sampled, as Translator._ask)."""
         target = _LANGUAGE_NAMES[item.language]
         kept = [f"{written} = {english}" for written, english in _fixed(item.text)] if item.language == "en" else []
         kept += names(item.text)
@@ -190,7 +194,8 @@ class Translator:
             problems="; ".join(found),
             sentence=prepared(item.text, item.language),
         )
-        lines = self._ask(f"You are a careful translator into {target}.", user, _budget(item.text)).strip().splitlines()
+        system = f"You are a careful translator into {target}."
+        lines = self._ask(system, user, _budget(item.text), draw).strip().splitlines()
         return lines[0] if lines else ""
 
     def clauses(self, item: Item) -> str:
@@ -201,32 +206,6 @@ class Translator:
         if not all(made):
             return ""
         return joined([(line, mark) for line, (_, mark) in zip(made, parts, strict=True)])
-
-
-def clauses_of(sentence: str) -> list[tuple[str, str]]:
-    """(clause, the English mark that follows it) of a Chinese sentence; a table row is one clause."""
-    text = sentence.strip()
-    end = _ENDS.get(text[-1:], "")
-    text = text[:-1] if end else text
-    if "\t" in text:
-        return [(text, end)]
-    pieces = _CLAUSE.split(text)
-    found = [(pieces[i].strip(), _CLAUSE_MARKS[pieces[i + 1]]) for i in range(0, len(pieces) - 1, 2)]
-    found.append((pieces[-1].strip(), end))
-    return [(clause, mark) for clause, mark in found if clause]
-
-
-def joined(lines: Sequence[tuple[str, str]]) -> str:
-    """Translated clauses joined into one sentence: each clause's own end mark dropped for the
-    source's; a later clause opening with a function word ("The", "It") lowered (a name never is)."""
-    out = []
-    for n, (line, mark) in enumerate(lines):
-        line = line.strip().rstrip(".,;:。，；：!?！？ —")
-        first = line.split(" ", 1)[0]
-        if n and first[:1].isupper() and first.lower() in EN_STOPWORDS:
-            line = line[0].lower() + line[1:]
-        out.append(line + mark)
-    return " ".join(out)
 
 
 def _budget(text: str) -> int:
@@ -267,6 +246,12 @@ def _render(
             third = repaired(item, third, lexicon) or third
             if third and not problems(item.text, third, item.language):
                 line, found = third, []
+        for draw in range(1, SAMPLED_TRIES + 1) if found else ():
+            sample = translator.sentence(item, paragraph, found, draw)
+            sample = repaired(item, sample, lexicon) or sample
+            if sample and not problems(item.text, sample, item.language):
+                line, found = sample, []
+                break
         made.append(Rendering(key=item.key, source=item.text, language=item.language, text=line, model=model,
                               prompt=PROMPT_VERSION, verified=not found, problems=found))  # fmt: skip
     return made
@@ -382,9 +367,7 @@ __all__ = [
     "EnrichResult",
     "Item",
     "Translator",
-    "clauses_of",
     "corpus_paragraphs",
     "enrich",
-    "joined",
     "model_id",
 ]
