@@ -7,10 +7,11 @@ paragraph's context and keeps its alignment. Amounts are handed to the model alr
 language (the project's own 600 亿美元 → US$60 billion), then every rendering is checked
 (index.english.renderings.problems); a failed one is asked again alone, with its paragraph as
 context and its problems named; failing again, it is asked clause by clause without its paragraph
-(a long sentence the model cut short, a number it borrowed from the paragraph); failing that, it is
-asked alone again SAMPLED_TRIES times with sampling (each a different draw), the first that passes
-the checks kept, and if none does its sentence keeps the word-for-word gloss. A verified rendering
-is never made again; a failed one is, when the method (PROMPT_VERSION) is newer than the one that failed.
+(a long sentence the model cut short, a number it borrowed from the paragraph), and if that fails
+too its sentence keeps the word-for-word gloss. A verified rendering is never made again; a failed
+one is, when the method (PROMPT_VERSION) is newer than the one that failed. Sampled drafts of a
+failing sentence were tried: they passed the checks with wrong meanings ("poached to xAI" as
+"removed from xAI"), so a sentence the greedy asks can't render keeps its gloss.
 Each result is written as soon as it is made: a killed run loses at most the paragraph in hand, and
 the next run renders only what lacks a rendering by this model and prompt.
 """
@@ -52,11 +53,7 @@ from index.generate.clauses import clauses_of, joined
 from index.generate.settings import LLMSettings
 from index.text.amounts import renderings
 
-PROMPT_VERSION = 4  # 3: a sentence failing twice is asked clause by clause; 4: then sampled
-# the checks are strict and a greedy reply fails them the same way each time: a few sampled drafts
-# of a failed sentence, kept only if one passes
-SAMPLED_TRIES = 3
-SAMPLED_TEMPERATURE = 0.7
+PROMPT_VERSION = 3  # 3: a sentence failing twice is asked clause by clause
 _LANGUAGE_NAMES = {"en": "English", "zh": "Simplified Chinese"}
 _SYSTEM = (
     "You translate {source} into natural, fluent {target} for readers of an article about technology. "
@@ -157,14 +154,12 @@ class Translator:
         self.client = client
         self.llm = llm
 
-    def _ask(self, system: str, user: str, budget: int, draw: int | None = None) -> str:
-        """The model's reply: greedy, or with ``draw`` a sample seeded by it (reproducible)."""
-        sampled = {} if draw is None else {"temperature": SAMPLED_TEMPERATURE, "seed": draw}
+    def _ask(self, system: str, user: str, budget: int) -> str:
         reply = self.client.chat.completions.create(
             model=self.llm.model or "",
             messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
             max_tokens=min(self.llm.max_tokens * 4, budget),
-            **({"temperature": 0.0} | sampled),
+            temperature=0.0,
         )
         return str(reply.choices[0].message.content or "")
 
@@ -181,9 +176,8 @@ class Translator:
                 lines.setdefault(int(match.group(1)), match.group(2))
         return [lines.get(n, "") for n in range(1, len(items) + 1)]
 
-    def sentence(self, item: Item, paragraph: Sequence[Item], found: Sequence[str], draw: int | None = None) -> str:
-        """One sentence again, alone, with its paragraph as context and its problems named (``draw``:
-        sampled, as Translator._ask)."""
+    def sentence(self, item: Item, paragraph: Sequence[Item], found: Sequence[str]) -> str:
+        """One sentence again, alone, with its paragraph as context and its problems named."""
         target = _LANGUAGE_NAMES[item.language]
         kept = [f"{written} = {english}" for written, english in _fixed(item.text)] if item.language == "en" else []
         kept += names(item.text)
@@ -195,7 +189,7 @@ class Translator:
             sentence=prepared(item.text, item.language),
         )
         system = f"You are a careful translator into {target}."
-        lines = self._ask(system, user, _budget(item.text), draw).strip().splitlines()
+        lines = self._ask(system, user, _budget(item.text)).strip().splitlines()
         return lines[0] if lines else ""
 
     def clauses(self, item: Item) -> str:
@@ -246,12 +240,6 @@ def _render(
             third = repaired(item, third, lexicon) or third
             if third and not problems(item.text, third, item.language):
                 line, found = third, []
-        for draw in range(1, SAMPLED_TRIES + 1) if found else ():
-            sample = translator.sentence(item, paragraph, found, draw)
-            sample = repaired(item, sample, lexicon) or sample
-            if sample and not problems(item.text, sample, item.language):
-                line, found = sample, []
-                break
         made.append(Rendering(key=item.key, source=item.text, language=item.language, text=line, model=model,
                               prompt=PROMPT_VERSION, verified=not found, problems=found))  # fmt: skip
     return made

@@ -128,14 +128,11 @@ class LocalChat:
         temperature: float,
         stream: bool = False,
         timeout: float | None = None,
-        seed: int | None = None,
     ) -> Any:
         """A chat completion (an object like the openai client's), or with ``stream`` its chunks.
         ``timeout`` is the caller's business: the generator's deadline bounds the wait."""
         del model, timeout  # one model; no connection to time out
         request = {"messages": messages, "max_tokens": max_tokens, "temperature": temperature, "stream": stream}
-        if seed is not None:  # a sampled draw, the same on every run
-            request["seed"] = seed
         if stream:
             return _Stream(self._server, request, self._lock)
         with self._lock:

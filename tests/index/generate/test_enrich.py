@@ -19,7 +19,7 @@ from index.build.loading import load_current
 from index.config import load_settings
 from index.english.renderings import CACHE_FILE, SIDECAR_SUFFIX, read, sentence_key
 from index.errors import GenerationError, UsageError
-from index.generate.enrich import PROMPT_VERSION, SAMPLED_TRIES, corpus_paragraphs, enrich
+from index.generate.enrich import PROMPT_VERSION, corpus_paragraphs, enrich
 from index.generate.settings import LLMSettings
 from tests.fakeopenai import FakeOpenAI, Reply
 from tests.index.support import REPO
@@ -48,16 +48,12 @@ def _words(text: str) -> str:
 class Translator:
     """Answers a paragraph's numbered lines line by line; ``wrong`` sentences lose their numbers in the
     paragraph, ``hopeless`` ones in their retry too; a line holding all of ``tangled`` loses them
-    whenever it is asked whole; a ``lucky`` one is hopeless but for a sampled draw seeded 2."""
+    whenever it is asked whole."""
 
     def __init__(
-        self,
-        wrong: tuple[str, ...] = (),
-        hopeless: tuple[str, ...] = (),
-        tangled: tuple[str, ...] = (),
-        lucky: tuple[str, ...] = (),
+        self, wrong: tuple[str, ...] = (), hopeless: tuple[str, ...] = (), tangled: tuple[str, ...] = ()
     ) -> None:
-        self.wrong, self.hopeless, self.tangled, self.lucky = wrong, hopeless, tangled, lucky
+        self.wrong, self.hopeless, self.tangled = wrong, hopeless, tangled
 
     def _bad(self, text: str, *among: str) -> bool:
         return any(w in text for w in among) or (bool(self.tangled) and all(t in text for t in self.tangled))
@@ -66,13 +62,12 @@ class Translator:
         user = payload["messages"][-1]["content"]
         if user.startswith("Context, not to translate"):
             sentence = user.rsplit("\n", 1)[-1]
-            drawn = payload.get("temperature", 0) > 0 and payload.get("seed") == 2
-            bad = self._bad(sentence, *self.hopeless) or (not drawn and self._bad(sentence, *self.lucky))
+            bad = self._bad(sentence, *self.hopeless)
             return _words(re.sub(r"\d", "7", sentence) if bad else sentence)
         lines = []
         for line in user.splitlines():
             n, text = _NUMBERED.match(line).groups()  # type: ignore[union-attr]
-            bad = self._bad(text, *self.wrong, *self.hopeless, *self.lucky)
+            bad = self._bad(text, *self.wrong, *self.hopeless)
             lines.append(f"{n}. {_words(re.sub(r'[0-9]', '7', text) if bad else text)}")
         return "\n".join(lines)
 
@@ -112,16 +107,7 @@ def test_every_sentence_is_rendered_checked_and_kept(corpus: Path, tmp_path: Pat
     assert all(r.model == "fake-translator" and r.prompt == PROMPT_VERSION for r in rows)
     paragraphs = len(corpus_paragraphs(_settings(corpus, tmp_path)))
     # one per paragraph, one retry each for the two wrong sentences, the hopeless one clause by clause
-    # and in SAMPLED_TRIES sampled draws
-    assert len(requests) == paragraphs + 3 + SAMPLED_TRIES
-
-
-def test_a_sentence_failing_every_greedy_ask_is_drawn_again_until_one_passes(corpus: Path, tmp_path: Path) -> None:
-    result, requests = _run(corpus, tmp_path, Translator(lucky=("马斯克",)))
-    row = {r.source: r for r in read(tmp_path / "index" / CACHE_FILE)}["马斯克握有 600 亿美元收购 Cursor 的优先权。"]
-    assert row.verified and "US$60 billion" in row.text and result.failed == 0
-    draws = [r.json.get("seed") for r in requests if r.json.get("temperature", 0) > 0]
-    assert draws == [1, 2]  # the second draw passed: no third
+    assert len(requests) == paragraphs + 3
 
 
 def test_a_sentence_failing_twice_is_asked_clause_by_clause(tmp_path: Path) -> None:
