@@ -62,9 +62,7 @@ def _answers(questions: list[dict[str, Any]]) -> dict[str, tuple[bool, str]]:
         build_index(settings, progress=False)
         engine = Engine(settings)
         return {
-            q["id"]: (r.abstained, r.answer)
-            for q in questions
-            for r in [engine.ask(q["q"], context=q.get("context"))]
+            q["id"]: (r.abstained, r.answer) for q in questions for r in [engine.ask(q["q"], context=q.get("context"))]
         }
 
 

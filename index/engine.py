@@ -29,10 +29,11 @@ from index.answer.followup import refers_back
 from index.answer.messages import message
 from index.answer.model import AnswerModel, Decision, load_model
 from index.answer.passages import cited_first, empty_result, including_cited, retrieved
-from index.answer.question_type import asks_for_several
+from index.answer.question_kind import load_kinds
 from index.answer.smalltalk import small_talk_reply
 from index.answer.understand import Conversation, Query, understand
 from index.answer.units import list_item
+from index.answer.vectors import QueryVectors
 from index.answer.warm import warm_questions
 from index.build.embedding import Embedder, get_embedder
 from index.build.loading import load_current, load_version
@@ -46,12 +47,10 @@ from index.generate.settings import LLMSettings
 from index.models import AskResult, SearchResult
 from index.retrieve.references import referenced_chunks
 from index.retrieve.retriever import Mode, RetrievalParams, Retriever, SearchOutcome
-from index.text.language import detect_language, truecase, without_attribution
 from index.text.tokens import tokenize
 from index.text.tokens import warm_up as warm_up_tokenizer
 
 log = logging.getLogger(__name__)
-CONTEXT_WEIGHT = 0.5  # how much a follow-up's earlier questions steer retrieval
 
 
 @dataclass(frozen=True)
@@ -79,6 +78,7 @@ class Examined:
     item: int | None  # the sentence of the list item it points at ("the 2nd lesson")
     pointed: bool  # it points at a part of the article that exists (a section, a list item)
     seconds: tuple[float, float]  # embedding, search
+    vector: np.ndarray  # the question's own (not steered toward the corpus's words)
 
 
 class Engine:
@@ -97,8 +97,7 @@ class Engine:
         self._snapshot: Snapshot | None = None
         self._lock = threading.Lock()
         self._rejected: str | None = None  # a broken version already reported
-        self._word_vectors: dict[str, np.ndarray] = {}  # glossary word → its query vector
-        self._words_lock = threading.Lock()
+        self.vectors = QueryVectors(self.embedder, self.params.translation_weight)
         self.generator = None  # index.generate.generator.Generator when LLM_* is configured
         if llm is not None and llm.enabled:
             from index.generate.generator import Generator  # imports openai: only when configured
@@ -155,7 +154,7 @@ class Engine:
         lexicon = lexicon_of(stored)  # the English line's words
         self.embedder.encode_queries(["warm-up"])
         if self.params.translation_weight > 0:
-            self._learn_words([w for words in stored.glossary.values() for w in words])
+            self.vectors.learn([w for words in stored.glossary.values() for w in words])
         # the whole path, once per language
         for question in warm_questions(stored, lexicon, self.snapshot.retriever.lexical):
             self.ask(question, use_llm=False)
@@ -223,7 +222,7 @@ class Engine:
                 # an item pointed at ("the 3rd thing") is the whole answer: no second sentence joins it
                 ratio = self.model.second_ratio if examined.item is None else float("inf")
                 chosen = choose(stored, ranked, ratio, self.extend(examined, ranked))
-                if examined.item is None and asks_for_several(query.text):
+                if examined.item is None and self.asks_for_list(examined):
                     chosen = whole_list(stored, chosen)
                 chosen = with_heading(stored, widen(stored, chosen) if query.more else chosen)
                 result.answer, result.citations = compose(stored, chosen, query.language, query.asked)
@@ -268,7 +267,7 @@ class Engine:
             # new: judged on its own, not as the conversation's topic (its terms stay its own words)
             query = dataclasses.replace(query, earlier=(), more=False)
         t0 = time.perf_counter()
-        steered, own, plain = self._query_vectors(query, snapshot.retriever)
+        steered, own, plain = self.vectors.of(query, snapshot.retriever)
         t1 = time.perf_counter()
         focus = referenced_chunks(stored, query.section) if query.section else None
         tokens = query.search_tokens
@@ -295,7 +294,7 @@ class Engine:
             passages = [stored.chunks[h.chunk].text for h in outcome.hits]
             evidence = retrieval_evidence(outcome, terms, stored.background, own, query.language, query.text, passages)
         seconds = (t1 - t0, time.perf_counter() - t1 + t0 - begun)  # embedding; search and the rest
-        return Examined(query, outcome, found, matrix, terms, evidence, item, bool(focus), seconds)
+        return Examined(query, outcome, found, matrix, terms, evidence, item, bool(focus), seconds, own)
 
     def rank(self, examined: Examined) -> list[tuple[int, float]]:
         """The candidates' sentences with the scorer's probability, best first; a list item the
@@ -319,59 +318,19 @@ class Engine:
         model = self.model
         return extension(examined.candidates, examined.matrix, probabilities, model.extender, model.extend_threshold)
 
+    @staticmethod
+    def asks_for_list(examined: Examined) -> bool:
+        """Whether the question asks for several things (the learned question kind): its answer is
+        the whole list its best sentence belongs to."""
+        kinds = load_kinds()
+        return kinds is not None and kinds.kind(examined.vector, examined.query.text) == "list"
+
     def decide(self, examined: Examined, ranked: list[tuple[int, float]]) -> Decision:
         """Whether the corpus answers the question, by the model's gates, and how sure they are."""
         order = {c.sentence: i for i, c in enumerate(examined.candidates)}
         matrix = examined.matrix[[order[s] for s, _ in ranked]] if ranked else examined.matrix
         features = gate_vector(np.array([p for _, p in ranked]), matrix, examined.evidence)
         return self.model.decide(features, examined.query.language)
-
-    # -- query vectors ----------------------------------------------------------------
-    def _query_vectors(self, query: Query, retriever: Retriever) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The vector retrieval uses; the question's own; and the question with its follow-up's
-        context, unsteered, which the English view is compared with (the own vector of "and the
-        price?" says nothing of what it asks).
-
-        A non-Chinese question's vector is steered toward the mean vector of the corpus words
-        that translate it (RetrievalParams.translation_weight); the gate judges the question's own
-        vector. Word vectors are kept: a word is embedded once, beside the first question that
-        needs it."""
-        language = query.language
-        # in a Chinese question a Latin word is a name, and e5 reads "cursor" and "Cursor" as different
-        # tokens: write it as the corpus does. An English one's "according to the article" pulls the
-        # corpus's opinion passages (text/language.py)
-        text = truecase(query.text, retriever.written_form) if language == "zh" else without_attribution(query.text)
-        context = "\n".join((*query.earlier, *query.said)) or None
-        if context and detect_language(context) == "zh":
-            context = truecase(context, retriever.written_form)
-        weight = self.params.translation_weight
-        words = retriever.translation(list(query.tokens)) if language != "zh" and weight > 0 else []
-        missing = self._unknown(words)
-        texts = [text, *([context] if context else []), *missing]
-        vectors = self.embedder.encode_queries(texts)
-        plain = _unit(vectors[0] + CONTEXT_WEIGHT * vectors[1] if context else vectors[0])
-        own = _unit(vectors[0])
-        if not words:
-            return plain, own, plain
-        self._remember(missing, vectors[len(texts) - len(missing) :])
-        with self._words_lock:
-            translated = _unit(np.mean([self._word_vectors[w] for w in words], axis=0))
-        return _unit(plain + weight * translated), own, plain
-
-    def _unknown(self, words: list[str]) -> list[str]:
-        """The words (once each) whose vectors aren't kept yet."""
-        with self._words_lock:
-            return [w for w in dict.fromkeys(words) if w not in self._word_vectors]
-
-    def _remember(self, words: list[str], vectors: np.ndarray) -> None:
-        with self._words_lock:
-            self._word_vectors.update(zip(words, vectors, strict=True))
-
-    def _learn_words(self, words: list[str]) -> None:
-        """Embed glossary words ahead of the questions that need them (warm_up)."""
-        missing = self._unknown(words)
-        if missing:
-            self._remember(missing, self.embedder.encode_queries(missing))
 
 
 def _titles(stored: StoredIndex) -> list[str]:
@@ -390,10 +349,6 @@ def _timings(started: float, seconds: tuple[float, float], answered: float, done
         "answer": round((done - answered) * 1000, 2),
         "total": round((done - started) * 1000, 2),
     }
-
-
-def _unit(vector: np.ndarray) -> np.ndarray:
-    return (vector / (np.linalg.norm(vector) or 1.0)).astype(np.float32)
 
 
 __all__ = ["Engine", "Examined", "IndexLoadError", "Snapshot"]

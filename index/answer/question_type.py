@@ -43,22 +43,6 @@ _ASKED_PATTERNS: dict[str, re.Pattern[str]] = {
 }
 
 
-# a question asking for several things: a plural interrogative or a count of items. Not a scorer
-# feature (the trees never saw it): compose answers such a question with the whole list its best
-# sentence belongs to
-_SEVERAL = re.compile(
-    r"哪些|哪几|有几[个点条项件种步]|[两二三四五六七八九十2-9]\s*[个点条项件种步]|几[个点条项件种步]"
-    r"|\b(?:what|which) are\b|\blist\b"
-    r"|\b(?:two|three|four|five|several|main) (?:\w+ )?(?:things|ways|points|steps|stages|lessons)\b",
-    re.IGNORECASE,
-)
-
-
-def asks_for_several(question: str) -> bool:
-    """'哪三件事', 'What are the lessons?', 'list the stages': the answer is a list, not one item."""
-    return bool(_SEVERAL.search(question))
-
-
 def asked_type(question: str) -> str:
     """The first kind of answer the question's interrogatives ask for ("other" when none does)."""
     for name in ASKED:

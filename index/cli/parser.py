@@ -124,6 +124,9 @@ def _parser() -> argparse.ArgumentParser:
         "--work", type=Path, default=Path("var/train"), metavar="DIR", help="where training corpora are indexed"
     )
     tr.add_argument("--output", type=Path, metavar="FILE", help="model file (default: the package's)")
+    tr.add_argument(
+        "--kinds", action="store_true", help="train the question-kind model instead (index/data/question_kinds.json)"
+    )
 
     gl = sub.add_parser("glosses", help="choose each dictionary word's English gloss with e5 (reproducible; minutes)")
     gl.add_argument("--public-dir", type=Path, metavar="DIR", help="the public sets (default ../shared/eval/public)")

@@ -138,24 +138,24 @@ def test_english_questions_are_steered_toward_their_translation(engine) -> None:
     retriever = engine.snapshot.retriever
     question = "By how much did they scale up the synthetic data?"
     assert "合成" in retriever.translation(question.lower().split())
-    steered, own, plain = engine._query_vectors(understand(question), retriever)
+    steered, own, plain = engine.vectors.of(understand(question), retriever)
     assert np.isclose(np.linalg.norm(steered), 1.0) and np.isclose(np.linalg.norm(own), 1.0)
     [alone] = engine.embedder.encode_queries([question])
     assert np.allclose(own, alone, atol=1e-5)  # abstention judges the question's own vector
     assert np.array_equal(plain, own)  # no conversation: the English view reads it too
     assert float(steered @ own) < 0.999  # retrieval uses a different one
     words = retriever.translation(question.lower().split())
-    assert set(words) <= set(engine._word_vectors)  # each word embedded once, then kept
-    again, _, _ = engine._query_vectors(understand(question), retriever)
+    assert all(engine.vectors.known(w) for w in words)  # each word embedded once, then kept
+    again, _, _ = engine.vectors.of(understand(question), retriever)
     assert np.allclose(again, steered, atol=1e-6)
-    chinese, chinese_own, _ = engine._query_vectors(understand(SWE_ZH), retriever)
+    chinese, chinese_own, _ = engine.vectors.of(understand(SWE_ZH), retriever)
     assert np.array_equal(chinese, chinese_own)
     who = "Who is Michael Truell?"
-    untranslatable, same, _ = engine._query_vectors(understand(who), retriever)
+    untranslatable, same, _ = engine.vectors.of(understand(who), retriever)
     assert np.array_equal(untranslatable, same)
     # a follow-up: the English view reads the question with its conversation, not "and the price?" alone
     follow = understand("and the price?", "How fast is Composer 2.5?")
-    _, own, plain = engine._query_vectors(follow, retriever)
+    _, own, plain = engine.vectors.of(follow, retriever)
     assert float(plain @ own) < 0.99
     [earlier] = engine.embedder.encode_queries(["How fast is Composer 2.5?"])
     assert float(plain @ earlier) > float(own @ earlier)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from index.answer.question_type import ASKED, HELD, asked_type, asked_vector, asks_for_several, held_vector
+from index.answer.question_type import ASKED, HELD, asked_type, asked_vector, held_vector
 
 
 @pytest.mark.parametrize(
@@ -39,19 +39,3 @@ def test_held_vector() -> None:
     assert held["digit"] and held["year"] and held["date"] and held["percent"] and held["latin"] and held["reason"]
     assert not held["table_row"] and not held["colon_end"]
     assert dict(zip(HELD, held_vector("他们做了三件事："), strict=True))["colon_end"]
-
-
-@pytest.mark.parametrize(
-    ("question", "several"),
-    [
-        ("文章提到了哪些基准？", True),
-        ("他们做了哪三件事", True),
-        ("What are the main risks?", True),
-        ("Name the three stages of training", True),
-        ("What is the capital of Kenya?", False),
-        ("这个模型多少钱？", False),
-        ("How many parameters does it have?", False),
-    ],
-)
-def test_asks_for_several(question: str, several: bool) -> None:
-    assert asks_for_several(question) is several
