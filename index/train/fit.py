@@ -79,7 +79,7 @@ def _gate(x: np.ndarray, answerable: np.ndarray, weights: np.ndarray) -> Trees:
     return bagged(GATE_SEEDS, GATE_FEATURES, x, answerable, weights, GATE_TREES)
 
 
-def out_offold_of(examples: Sequence[Example]) -> tuple[list[np.ndarray], Trees]:
+def out_of_fold(examples: Sequence[Example]) -> tuple[list[np.ndarray], Trees]:
     """Each example's scorer probabilities from a scorer that never saw its article, and the
     scorer trained on all."""
     probabilities: list[np.ndarray] = [np.zeros(0)] * len(examples)
@@ -231,7 +231,7 @@ def data_digest(folder: Path) -> str:
 def train(folder: Path, work: Path, output: Path = MODEL_FILE, say: Callable[[str], None] = print) -> AnswerModel:
     started = time.perf_counter()
     examples = examples_of(folder, work, say)
-    probabilities, scorer = out_offold_of(examples)
+    probabilities, scorer = out_of_fold(examples)
     gate_x = np.stack([gate_vector(p, e.matrix, e.evidence) for e, p in zip(examples, probabilities, strict=True)])
     answerable = np.array([e.kind == "in" for e in examples])
     languages = np.array([e.language for e in examples])
