@@ -41,9 +41,15 @@ def lexicon_of(stored: StoredIndex):  # type: ignore[no-untyped-def]
 
 def english_opening(stored: StoredIndex, sentences: Sequence[int], question: str) -> str:
     """The English sentence(s) an answer to ``question`` from these sentences opens with: their
-    verified translations when every one has one (translated_line), else the word-for-word line."""
+    verified translations when every one has one (translated_line); when only some have, each
+    sentence's own (its translation, else its word-for-word line), so that a span's translated
+    part still reads as English; else the word-for-word line."""
     translated = translated_line(stored, sentences)
-    return translated or english_line(question, english_units(stored, sentences), lexicon_of(stored))
+    if translated:
+        return translated
+    if len(sentences) > 1 and stored.rendered is not None and any(stored.rendered[s] for s in sentences):
+        return " ".join(filter(None, (english_opening(stored, [s], question) for s in sentences)))
+    return english_line(question, english_units(stored, sentences), lexicon_of(stored))
 
 
 def translated_line(stored: StoredIndex, sentences: Sequence[int]) -> str | None:

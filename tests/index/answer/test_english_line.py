@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from index.answer.english_line import translated_line
+from index.answer.english_line import english_opening, translated_line
 from index.english.renderings import sentence_key, verified
 from tests.index.support import CORPUS
 
@@ -41,3 +41,16 @@ def test_no_translation_unless_every_sentence_has_one(engine) -> None:  # type: 
     assert rendered and translated_line(stored, rendered[:1]) is not None
     if missing:  # a sentence the checks refused keeps its gloss, and so does an answer holding it
         assert translated_line(stored, [rendered[0], missing[0]]) is None
+
+
+def test_a_span_partly_translated_opens_with_each_sentence_s_own_english(engine) -> None:  # type: ignore[no-untyped-def]
+    stored = engine.snapshot.stored
+    texts = [stored.sentence_text(s) for s in stored.sentences]
+    rendered = [i for i in range(len(texts)) if stored.rendered[i] and CJK.search(texts[i])]
+    missing = [i for i in range(len(texts)) if not stored.rendered[i] and CJK.search(texts[i])]
+    assert rendered and missing
+    pair = sorted([rendered[0], missing[0]])
+    line = english_opening(stored, pair, "what does it say?")
+    own = translated_line(stored, [rendered[0]])
+    assert own is not None and own in line  # the translated sentence reads as translated
+    assert line != own and not CJK.search(line)  # the other sentence's word-for-word English beside it
