@@ -85,7 +85,7 @@ class EnrichResult:
     reused: int = 0
     verified: int = 0
     failed: int = 0  # kept their gloss
-    repaired: int = 0  # made before and failed for Chinese left in them, glossed where left
+    repaired: int = 0  # made before and failed, passing today's checks (Chinese left in them glossed)
     seconds: float = 0.0
     written: list[Path] = field(default_factory=list)
 
@@ -312,14 +312,17 @@ def enrich(
 
 
 def _repair_kept(settings: IndexSettings, paragraphs: list[list[Item]], model: str, lexicon: Mapping[str, str]) -> int:
-    """Renderings this model made before that failed only for Chinese left in them, repaired (no
-    model needed); returns how many."""
+    """Renderings this model made before that failed, checked again (no model needed): one that
+    passes today's checks as it is (they were refined since), or once the Chinese left in it is
+    glossed, is verified; returns how many."""
     items = {i.key: i for p in paragraphs for i in p}
     latest = {r.key: r for path in sources(settings.corpus_dir, settings.index_dir) for r in read(path)}
     fixed = []
     for key, rendering in latest.items():
         if key in items and rendering.model == model and not rendering.verified:
-            text = repaired(items[key], rendering.text, lexicon)
+            item = items[key]
+            text = rendering.text if rendering.text and not problems(item.text, rendering.text, item.language) else None
+            text = text or repaired(item, rendering.text, lexicon)
             if text is not None:
                 fixed.append(rendering.model_copy(update={"text": text, "verified": True, "problems": []}))
     if fixed:

@@ -132,6 +132,22 @@ def test_a_failed_rendering_is_made_again_by_a_newer_method_a_verified_one_never
     assert "马斯克" in requests[0].json["messages"][-1]["content"]
 
 
+def test_a_failed_rendering_that_today_s_checks_pass_is_verified_without_the_model(
+    corpus: Path, tmp_path: Path
+) -> None:
+    """Checks refined since a rendering was refused (a name's plural, say) verify it on the next run."""
+    _run(corpus, tmp_path, Translator(hopeless=("马斯克",)))
+    cache = tmp_path / "index" / CACHE_FILE
+    rows = list(read(cache))
+    source = "马斯克握有 600 亿美元收购 Cursor 的优先权。"
+    good = "Musk holds a right of first refusal to buy Cursor for US$60 billion."
+    rows = [r.model_copy(update={"text": good}) if r.source == source else r for r in rows]
+    cache.write_text("".join(r.model_dump_json() + "\n" for r in rows), encoding="utf-8")
+    again, requests = _run(corpus, tmp_path, Translator())
+    assert requests == [] and again.repaired == 1
+    assert {r.source: r for r in read(cache)}[source].verified
+
+
 def test_a_second_run_renders_only_what_changed(corpus: Path, tmp_path: Path) -> None:
     _run(corpus, tmp_path, Translator())
     again, requests = _run(corpus, tmp_path, Translator())
