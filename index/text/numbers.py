@@ -87,13 +87,14 @@ _FRACTION = re.compile(
     r"(?<![\d.,/])(?P<a>\d+)\s*/\s*(?P<b>\d+)(?!\d|\.\d|\s*/)"
     rf"|(?P<zb>{_ZH_NUMERAL})分之(?P<za>{_ZH_NUMERAL})"
 )
-# a tenth, one-fifth, two thirds, 一半: shares written in words
+# a tenth, one-fifth, two thirds, half, 一半: shares written in words
 _PARTS = {"half": 2, "third": 3, "quarter": 4, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
           "ninth": 9, "tenth": 10, "hundredth": 100, "thousandth": 1000}  # fmt: skip
 _FRACTION_WORDS = re.compile(
     rf"(?<!and )\b(?P<n>a|one|{'|'.join(k for k, v in _EN_UNITS.items() if v > 1)})"
     rf"[\s-]+(?P<part>{'|'.join(_PARTS)})s?\b"
-    r"|(?P<zh>一半|半数)",
+    r"|(?P<zh>一半|半数)"
+    r"|(?<!\ba )(?<!\bone )\b(?P<bare>half)\b(?!-)",  # "at half the cost" as 一半 is; "half-life" a word
     re.IGNORECASE,
 )
 # per million (tokens): the unit of a rate, as 每百万 is
@@ -312,7 +313,7 @@ def quantities(text: str) -> list[Quantity]:
         if b and a < b:  # 1/10; 24/7 and 2/2 are no share
             add(Quantity("fraction", Decimal(a) * 100 / Decimal(b), match.start(), match.end(), match.group()))
     for match in _FRACTION_WORDS.finditer(text):
-        if match.group("zh"):
+        if match.group("zh") or match.group("bare"):
             share = Decimal(50)
         else:
             count = 1 if match.group("n").lower() in ("a", "one") else _EN_UNITS[match.group("n").lower()]

@@ -121,6 +121,7 @@ def test_four_digits_without_a_unit_are_said_as_written() -> None:
         ("one-fifth of the cost", "fraction", Decimal(20)),
         ("a tenth of the cost", "fraction", Decimal(10)),
         ("成本只有一半", "fraction", Decimal(50)),
+        ("at half the cost", "fraction", Decimal(50)),
         ("$15 per million tokens", "money", Decimal(15)),
     ],
 )
