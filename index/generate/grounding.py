@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING
 
 from index.english.dictionary import stem, tech_term_keys
 from index.generate.placement import (
-    CLAUSE_BREAK,
     comparable_kind,
     quantity_spans,
     source_numbers,

@@ -14,7 +14,7 @@ from index.answer.extend import neighbours
 from index.answer.features import CANDIDATE_FEATURES, EXTEND_FEATURES
 from index.answer.model import Trees
 from index.train.examples import Example
-from index.train.trees import FOLDS, GATE_SEEDS, GATE_TREES, bagged, fold_of, question_weights
+from index.train.trees import FOLDS, GATE_SEEDS, GATE_TREES, bagged, fold_of, lowest_threshold, question_weights
 
 # a neighbour joins where at least this share of the neighbours joining hold the answer (weighted)
 EXTEND_PRECISION = 0.25
@@ -39,20 +39,6 @@ def extender_rows(
     return matrix, np.array(y, dtype=bool), np.array(w), np.array(folds)
 
 
-def threshold_for(chance: np.ndarray, holds: np.ndarray, weights: np.ndarray) -> float:
-    """The lowest probability at which the neighbours reaching it hold the answer EXTEND_PRECISION of
-    the time (by weight); infinite when no threshold does."""
-    order = np.argsort(-chance, kind="stable")
-    right = np.cumsum((weights * holds)[order])
-    total = np.cumsum(weights[order])
-    best = math.inf
-    for n, i in enumerate(order):
-        last_of_ties = n + 1 == len(order) or chance[order[n + 1]] != chance[i]
-        if last_of_ties and right[n] >= EXTEND_PRECISION * total[n]:
-            best = float(chance[i])
-    return best
-
-
 def fit_extender(examples: Sequence[Example], probabilities: Sequence[np.ndarray]) -> tuple[Trees | None, float]:
     """The extender trained on all examples, and its threshold chosen on out-of-fold probabilities."""
     x, holds, weights, folds = extender_rows(examples, probabilities)
@@ -63,4 +49,5 @@ def fit_extender(examples: Sequence[Example], probabilities: Sequence[np.ndarray
         inside = folds != fold
         trees = bagged(GATE_SEEDS, EXTEND_FEATURES, x[inside], holds[inside], weights[inside], GATE_TREES)
         chance[~inside] = trees.probability(x[~inside])
-    return bagged(GATE_SEEDS, EXTEND_FEATURES, x, holds, weights, GATE_TREES), threshold_for(chance, holds, weights)
+    threshold = lowest_threshold(chance, holds, weights, EXTEND_PRECISION)
+    return bagged(GATE_SEEDS, EXTEND_FEATURES, x, holds, weights, GATE_TREES), threshold

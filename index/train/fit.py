@@ -47,6 +47,7 @@ from index.train.trees import (
     SOURCE_SHARE,
     bagged,
     fold_of,
+    lowest_threshold,
     question_weights,
 )
 
@@ -166,21 +167,15 @@ def hedge_margins_for(
 def second_ratio_for(examples: Sequence[Example], probabilities: Sequence[np.ndarray]) -> float:
     """The lowest ratio (second's probability / best's) at which a second sentence still holds the
     answer, when the best doesn't, for SECOND_PRECISION of the questions it joins."""
-    pairs = []
+    ratios, rescues = [], []
     for e, p in zip(examples, probabilities, strict=True):
         if e.kind != "in" or len(p) < 2:
             continue
         order = np.argsort(-p, kind="stable")
-        ratio = p[order[1]] / max(p[order[0]], 1e-9)
-        pairs.append((ratio, bool(e.labels[order[1]]) and not bool(e.labels[order[0]])))
-    pairs.sort(reverse=True)
-    best, helped = 1.0, 0
-    for n, (ratio, helps) in enumerate(pairs, 1):
-        helped += helps
-        last_of_ties = n == len(pairs) or pairs[n][0] != ratio
-        if last_of_ties and helped / n >= SECOND_PRECISION:
-            best = ratio
-    return float(best)
+        ratios.append(p[order[1]] / max(p[order[0]], 1e-9))
+        rescues.append(bool(e.labels[order[1]]) and not bool(e.labels[order[0]]))
+    found = lowest_threshold(np.array(ratios), np.array(rescues), np.ones(len(ratios)), SECOND_PRECISION)
+    return 1.0 if math.isinf(found) else found
 
 
 def best_holds(example: Example, probabilities: np.ndarray) -> bool:

@@ -5,6 +5,7 @@ question's weight by its source, and the folds that keep an article's questions 
 from __future__ import annotations
 
 import hashlib
+import math
 from collections import Counter
 from collections.abc import Callable, Sequence
 
@@ -90,3 +91,17 @@ def bagged(
 
 def fold_of(group: str) -> int:
     return int(hashlib.sha256(f"{SEED}\n{group}".encode()).hexdigest(), 16) % FOLDS
+
+
+def lowest_threshold(scores: np.ndarray, hits: np.ndarray, weights: np.ndarray, precision: float) -> float:
+    """The lowest score at which the items scoring at least it are hits ``precision`` of the time (by
+    weight); infinite when no score is."""
+    order = np.argsort(-scores, kind="stable")
+    right = np.cumsum((weights * hits)[order])
+    total = np.cumsum(weights[order])
+    best = math.inf
+    for n, i in enumerate(order):
+        last_of_ties = n + 1 == len(order) or scores[order[n + 1]] != scores[i]
+        if last_of_ties and right[n] >= precision * total[n]:
+            best = float(scores[i])
+    return best

@@ -8,7 +8,8 @@ import numpy as np
 
 from index.answer.features import CANDIDATE_FEATURES, EXTEND_FEATURES
 from index.train.examples import Example
-from index.train.extender import EXTEND_PRECISION, extender_rows, fit_extender, threshold_for
+from index.train.extender import EXTEND_PRECISION, extender_rows, fit_extender
+from index.train.trees import lowest_threshold
 
 _PASSAGE = CANDIDATE_FEATURES.index("passage_rank")
 
@@ -35,11 +36,11 @@ def test_the_threshold_keeps_the_precision() -> None:
     chance = np.array([0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1])
     holds = np.array([True, False, False, True, False, False, False, False, False])
     weights = np.ones(9)
-    threshold = threshold_for(chance, holds, weights)
+    threshold = lowest_threshold(chance, holds, weights, EXTEND_PRECISION)
     joined = chance >= threshold
     assert holds[joined].mean() >= EXTEND_PRECISION
     assert threshold == 0.2  # 2 of 8 hold the answer: a quarter; 2 of 9 would not
-    assert threshold_for(chance, np.zeros(9, bool), weights) == math.inf
+    assert lowest_threshold(chance, np.zeros(9, bool), weights, EXTEND_PRECISION) == math.inf
 
 
 def test_nothing_to_learn_from_gives_no_extender() -> None:
