@@ -101,7 +101,7 @@ ABLATIONS = {
         "a question asking for several things ('哪三件事', 'what are the stages') gets the whole list",
         {},
         {},
-        _patched("index.engine.Engine.asks_for_list", staticmethod(lambda examined: False)),
+        _patched("index.engine.Engine.asks_for_list", lambda self, examined: False),
     ),
     "second sentence": (
         "a second candidate joins when its probability is close",

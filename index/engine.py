@@ -13,6 +13,7 @@ import logging
 import threading
 import time
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -29,7 +30,7 @@ from index.answer.followup import refers_back
 from index.answer.messages import message
 from index.answer.model import AnswerModel, Decision, load_model
 from index.answer.passages import cited_first, empty_result, including_cited, retrieved
-from index.answer.question_kind import load_kinds
+from index.answer.question_kind import KindModel, load_kinds
 from index.answer.smalltalk import small_talk_reply
 from index.answer.understand import Conversation, Query, understand
 from index.answer.units import list_item
@@ -318,12 +319,15 @@ class Engine:
         model = self.model
         return extension(examined.candidates, examined.matrix, probabilities, model.extender, model.extend_threshold)
 
-    @staticmethod
-    def asks_for_list(examined: Examined) -> bool:
+    @cached_property
+    def kinds(self) -> KindModel | None:
+        """The package's question-kind model, read once as the answer model is (None: there is none)."""
+        return load_kinds()
+
+    def asks_for_list(self, examined: Examined) -> bool:
         """Whether the question asks for several things (the learned question kind): its answer is
         the whole list its best sentence belongs to."""
-        kinds = load_kinds()
-        return kinds is not None and kinds.kind(examined.vector, examined.query.text) == "list"
+        return self.kinds is not None and self.kinds.kind(examined.vector, examined.query.text) == "list"
 
     def decide(self, examined: Examined, ranked: list[tuple[int, float]]) -> Decision:
         """Whether the corpus answers the question, by the model's gates, and how sure they are."""

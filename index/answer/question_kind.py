@@ -7,7 +7,6 @@ the question's own e5 vector, its words and its Chinese character pairs.
 from __future__ import annotations
 
 import json
-import re
 import threading
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -16,19 +15,18 @@ from typing import Any
 
 import numpy as np
 
+from index.answer.features import bigram_set
 from index.answer.model import ModelError
 from index.text.tokens import tokenize
 
 KINDS_FILE = Path(__file__).resolve().parents[1] / "data" / "question_kinds.json"
 KINDS = ("fact", "reason", "meaning", "opinion", "comparison", "list")
-_HAN_RUN = re.compile(r"[\u3400-\u9fff]+")
 
 
 def grams(text: str) -> frozenset[str]:
     """A question's words (lower case, interrogatives and all) and its pairs of Chinese characters."""
     words = {t.lower() for t in tokenize(text, drop_stopwords=False) if t.strip()}
-    pairs = {run[i : i + 2] for run in _HAN_RUN.findall(text) for i in range(len(run) - 1)}
-    return frozenset(words | pairs)
+    return frozenset(words) | bigram_set(text)
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,8 @@ language (the project's own 600 亿美元 → US$60 billion), then every renderi
 context and its problems named; failing again, it is asked clause by clause without its paragraph
 (a long sentence the model cut short, a number it borrowed from the paragraph), and if that fails
 too its sentence keeps the word-for-word gloss. A verified rendering is never made again; a failed
-one is, when the method (PROMPT_VERSION) is newer than the one that failed. Sampled drafts of a
-failing sentence were tried: they passed the checks with wrong meanings ("poached to xAI" as
-"removed from xAI"), so a sentence the greedy asks can't render keeps its gloss.
+one is, when the method (PROMPT_VERSION) is newer than the one that failed. Every ask is greedy:
+the checks are necessary, not sufficient, and sampled drafts pass them with wrong meanings.
 Each result is written as soon as it is made: a killed run loses at most the paragraph in hand, and
 the next run renders only what lacks a rendering by this model and prompt.
 """
