@@ -72,7 +72,7 @@ class AskResult(BaseModel):
     # in each source of training questions)
     hedged: bool = False
     # an English asker's answer opens with the cited sentences' verified translation (made once per
-    # corpus by `python -m index enrich`), not a word-for-word rendering
+    # corpus by `python -m index enrich`) or their own English, not a word-for-word rendering
     translated: bool = False
 
 

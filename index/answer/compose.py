@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from index.answer.english_line import english_opening, translated_line
+from index.answer.english_line import english_opening, in_english, translated_line
 from index.answer.messages import message
 from index.answer.units import (
     citation_for,
@@ -152,6 +152,8 @@ def compose(stored: StoredIndex, sentences: list[int], language: str, question: 
     if len(body) > MAX_ANSWER_CHARS:
         body = body[: MAX_ANSWER_CHARS - 1].rstrip() + "…"
     if language == "zh":
+        return message("answer.says", language, body=body, markers=markers), citations
+    if all(in_english(stored, sid) for sid in sentences):  # the article's own English: quoted as it is
         return message("answer.says", language, body=body, markers=markers), citations
     opening = english_opening(stored, sentences, question)
     key = "answer.says.translated" if translated_line(stored, sentences) else "answer.says.english"

@@ -14,6 +14,7 @@ from index.build.store import Sentence, StoredIndex
 from index.english.lexicon import lexicon_for
 from index.english.render import EnglishUnit, english_line
 from index.english.renderings import with_source_names
+from index.text.language import detect_language
 
 
 def english_units(stored: StoredIndex, sentences: Sequence[int]) -> list[EnglishUnit]:
@@ -53,16 +54,18 @@ def english_opening(stored: StoredIndex, sentences: Sequence[int], question: str
 
 
 def translated_line(stored: StoredIndex, sentences: Sequence[int]) -> str | None:
-    """The chosen sentences' verified renderings (`python -m index enrich`), a heading marked as one
-    and a table row read with its header's names; None unless every sentence has one."""
+    """The chosen sentences' verified renderings (`python -m index enrich`), or their own text where
+    written in English, a heading marked as one and a table row read with its header's names; None
+    unless every sentence has one."""
     if stored.rendered is None or stored.glosses is None or not sentences:
         return None
-    if not all(stored.rendered[sid] for sid in sentences):
+    if not all(stored.rendered[sid] or in_english(stored, sid) for sid in sentences):
         return None
     parts = []
     for sid in sentences:
         sentence = stored.sentences[sid]
-        text = with_source_names(stored.sentence_text(sentence), stored.glosses[sid].strip())
+        source = stored.sentence_text(sentence)
+        text = source if in_english(stored, sid) else with_source_names(source, stored.glosses[sid].strip())
         if is_table_row(stored.sentence_text(sentence)):
             header = _rendered_header(stored, sentence)
             cells = [c.strip() for c in text.split("|")]
@@ -73,6 +76,13 @@ def translated_line(stored: StoredIndex, sentences: Sequence[int]) -> str | None
             text = f"{text.rstrip(':：')} —"
         parts.append(text)
     return " ".join(parts)
+
+
+def in_english(stored: StoredIndex, sid: int) -> bool:
+    """Whether a sentence of the corpus is written in English already (a quote, an identifier): its
+    own text is its English, no translation needed."""
+    text = stored.sentence_text(stored.sentences[sid])
+    return any("a" <= c.lower() <= "z" for c in text) and detect_language(text) == "en"
 
 
 def _rendered_header(stored: StoredIndex, sentence: Sentence) -> list[str] | None:
@@ -86,4 +96,4 @@ def _rendered_header(stored: StoredIndex, sentence: Sentence) -> list[str] | Non
     return None
 
 
-__all__ = ["english_opening", "english_units", "lexicon_of", "translated_line"]
+__all__ = ["english_opening", "english_units", "in_english", "lexicon_of", "translated_line"]

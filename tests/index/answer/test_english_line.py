@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 
-from index.answer.english_line import english_opening, translated_line
+from index.answer.compose import compose
+from index.answer.english_line import english_opening, in_english, translated_line
 from index.english.renderings import sentence_key, verified
 from tests.index.support import CORPUS
 
@@ -54,3 +55,26 @@ def test_a_span_partly_translated_opens_with_each_sentence_s_own_english(engine)
     own = translated_line(stored, [rendered[0]])
     assert own is not None and own in line  # the translated sentence reads as translated
     assert line != own and not CJK.search(line)  # the other sentence's word-for-word English beside it
+
+
+def test_the_article_s_own_english_is_its_english_line(engine) -> None:  # type: ignore[no-untyped-def]
+    stored = engine.snapshot.stored
+    texts = [stored.sentence_text(s) for s in stored.sentences]
+    english = [i for i, t in enumerate(texts) if in_english(stored, i)]
+    assert english and not any(in_english(stored, i) for i in range(len(texts)) if stored.rendered[i])
+    assert translated_line(stored, english[:1]) == texts[english[0]]  # no translation of English
+    rendered = next(i for i in range(len(texts)) if stored.rendered[i] and CJK.search(texts[i]))
+    line = translated_line(stored, [rendered, english[0]])
+    assert line is not None and line.endswith(texts[english[0]])
+
+
+def test_an_answer_quoting_the_article_s_english_quotes_it_once(engine) -> None:  # type: ignore[no-untyped-def]
+    stored = engine.snapshot.stored
+    quote = next(
+        i
+        for i in range(len(stored.sentences))
+        if in_english(stored, i) and "arXiv" in stored.sentence_text(stored.sentences[i])
+    )
+    answer, citations = compose(stored, [quote], "en", "What did they post on arXiv?")
+    assert answer.startswith("The article says: “") and "Chinese original" not in answer
+    assert answer.count("We posted to the arXiv") == 1 and citations
