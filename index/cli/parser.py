@@ -91,8 +91,9 @@ def _parser() -> argparse.ArgumentParser:
         "--public",
         metavar="NAME",
         action="append",
-        help="a public set by the outside checks' protocol (xquad-heldout, xquad-train, xquad-dev, cmrc-heldout, "
-        "cmrc-train); its corpus is indexed under var/public/NAME",
+        help="a public set by the outside checks' protocol (xquad-heldout, xquad-train, xquad-dev, "
+        "xquad-kinds-heldout, xquad-kinds-train, cmrc-heldout, cmrc-train); "
+        "its corpus is indexed under var/public/NAME",
     )
     ev.add_argument("--public-dir", type=Path, metavar="DIR", help="the public sets (default ../shared/eval/public)")
     ev.add_argument(

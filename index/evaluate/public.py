@@ -186,16 +186,23 @@ XQUAD_ZH = "xquad_dev.zh.json"
 XQUAD_RENDERINGS = Path(__file__).resolve().parents[1] / "data" / "xquad_renderings.jsonl"
 RENDERINGS_SIDECAR = "public.renderings.jsonl"
 XQUAD_EN = "xquad_dev.en.json"
+# questions of the other kinds people ask (reason, method, meaning, comparison, list, opinion) about
+# XQuAD's 36 articles, each in Chinese and English, written for them (XQuAD's own are factoid)
+XQUAD_KINDS = Path(__file__).resolve().parents[1] / "data" / "xquad_kinds.jsonl"
 CMRC = ("cmrc2018_dev.json", "cmrc2018_trial.json")
 CMRC_GROUP = 60  # CMRC articles are one paragraph each: a corpus of this many, as big as 12 XQuAD articles
-PUBLIC_SETS = ("xquad-heldout", "xquad-train", "xquad-dev", "cmrc-heldout", "cmrc-train")
+PUBLIC_SETS = (
+    "xquad-heldout", "xquad-train", "xquad-dev", "xquad-kinds-heldout", "xquad-kinds-train",
+    "cmrc-heldout", "cmrc-train",
+)  # fmt: skip
 
 
 def named_set(name: str, folder: Path | None = None, title_line: bool = True, rendered: bool = False) -> PublicSet:
     """``xquad-heldout`` (the 12 articles training never sees), ``xquad-train``, ``xquad-dev`` (all 36);
     ``cmrc-heldout`` / ``cmrc-train``: CMRC articles in corpora of CMRC_GROUP, the first group of
-    each split, with the next group's questions as off-topic ones. ``title_line``: False writes every
-    document as bare text (its name stays the title's). ``rendered``: XQuAD's corpus as enriched (the
+    each split, with the next group's questions as off-topic ones. ``xquad-kinds-heldout`` /
+    ``xquad-kinds-train``: XQuAD's corpora asked the questions of XQUAD_KINDS instead. ``title_line``:
+    False writes every document as bare text (its name stays the title's). ``rendered``: XQuAD's corpus as enriched (the
     package's renderings of its sentences beside it)."""
     folder = folder or public_dir()
     if name not in PUBLIC_SETS:
@@ -204,16 +211,47 @@ def named_set(name: str, folder: Path | None = None, title_line: bool = True, re
     if missing:
         raise FileNotFoundError(f"public sets not found in {folder} (set {PUBLIC_DIR_ENV}): {', '.join(missing)}")
     if name.startswith("xquad"):
-        part = {"xquad-heldout": "heldout", "xquad-train": "train", "xquad-dev": "all"}[name]
+        part = name.removeprefix("xquad-").removeprefix("kinds-").replace("dev", "all")
         articles = split(load_squad(folder / XQUAD_ZH), part)  # type: ignore[arg-type]
-        found = protocol_set(name, articles, questions_by_id(folder / XQUAD_EN), title_line=title_line)
-        found.english_answers = english_answers_by_id(folder / XQUAD_EN)
+        english, answers = questions_by_id(folder / XQUAD_EN), english_answers_by_id(folder / XQUAD_EN)
+        if "-kinds-" in name:
+            articles = with_kind_questions(articles, english, answers, only=True)
+        found = protocol_set(name, articles, english, title_line=title_line)
+        found.english_answers = answers
         found.renderings = XQUAD_RENDERINGS if rendered else None
         return found
     articles = split(cmrc_articles(folder), "heldout" if name == "cmrc-heldout" else "train")
     return protocol_set(
         name, articles[:CMRC_GROUP], off_topic=articles[CMRC_GROUP : 2 * CMRC_GROUP], title_line=title_line
     )
+
+
+def with_kind_questions(
+    articles: Sequence[Article],
+    english: dict[str, str],
+    english_answers: dict[str, tuple[str, ...]],
+    only: bool = False,
+    path: Path = XQUAD_KINDS,
+) -> list[Article]:
+    """The articles with the questions ``path`` holds for them added to their paragraphs' (``only``:
+    instead of them); their English wording goes into ``english``, their English gold into
+    ``english_answers``, as XQuAD's own do."""
+    added: dict[tuple[str, int], list[QA]] = {}
+    if path.is_file():
+        for row in map(json.loads, filter(str.strip, path.read_text(encoding="utf-8").splitlines())):
+            added.setdefault((row["title"], row["paragraph"]), []).append(QA(row["id"], row["zh"], tuple(row["gold"])))
+            english[row["id"]] = row["en"]
+            english_answers[f"{row['id']}-en"] = tuple(row["gold_en"])
+    return [
+        Article(
+            a.title,
+            a.paragraphs,
+            tuple(
+                (() if only else tuple(qas)) + tuple(added.get((a.title, i), ())) for i, qas in enumerate(a.questions)
+            ),
+        )
+        for a in articles
+    ]
 
 
 def cmrc_articles(folder: Path) -> list[Article]:

@@ -59,6 +59,26 @@ def test_documents_as_bare_text_lose_only_their_title_line(tmp_path: Path) -> No
         assert bare[name].startswith("第") and titled[name] == f"{article.title}\n\n{bare[name]}"
 
 
+def test_kind_questions_join_their_paragraph_in_both_languages(tmp_path: Path) -> None:
+    articles = public.load_squad(squad(tmp_path / "zh.json"))
+    rows = [
+        {"id": "k-1", "title": "Article 1", "paragraph": 2, "kind": "reason", "zh": "为什么是甲12？",
+         "en": "Why is it 甲12?", "gold": ["答案是甲12"], "gold_en": ["the answer"]},
+    ]  # fmt: skip
+    kinds = tmp_path / "kinds.jsonl"
+    kinds.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\n", encoding="utf-8")
+    english: dict[str, str] = {}
+    answers: dict[str, tuple[str, ...]] = {}
+    added = public.with_kind_questions(articles, english, answers, path=kinds)
+    found = public.protocol_set("t", added, english)
+    asked = {q.id: q for q in found.questions}
+    assert asked["k-1-zh"].kind == "near" and asked["k-1-en"].q == "Why is it 甲12?"  # the last paragraph's
+    assert asked["k-1-en"].gold == ("答案是甲12",) and answers["k-1-en"] == ("the answer",)
+    assert "1-2-zh" in asked  # added to, not instead of, the paragraph's own
+    only = public.protocol_set("t", public.with_kind_questions(articles, {}, {}, only=True, path=kinds), english)
+    assert {q.id for q in only.questions} == {"k-1-zh", "k-1-en"}
+
+
 def test_nothing_left_out_and_off_topic_questions(tmp_path: Path) -> None:
     articles = public.load_squad(squad(tmp_path / "zh.json"))
     found = public.protocol_set("t", articles[:1], leave_out=None, off_topic=articles[1:])
