@@ -55,7 +55,8 @@ class Metrics(BaseModel):
     # the same, of the questions whose quote holds a Chinese fact: the rendering, given the right sentence
     english_rendering: float | None = None
     english_line_cjk: float | None = None  # share of English answers whose opening line has Chinese
-    english_translated: float | None = None  # share of English answers opening with a verified translation (or the article's own English)
+    # share of English answers opening with a verified translation (or the article's own English)
+    english_translated: float | None = None
     magnitude_errors: int | None = None  # opening lines stating a number the cited quotes don't
     # answers that say they may not be one (AskResult.hedged): of the right ones (an answerable
     # question's answer holding a fact), and of the wrong ones (no fact, or a question to decline)
