@@ -14,6 +14,8 @@ MAX_QUESTION_CHARS = 2000
 _FENCE = re.compile(r"```[\w+-]*\n?|```")
 _MARKDOWN = re.compile(r"(\*\*|__|~~|\|\||`)|^\s{0,3}(?:#{1,6}\s+|>\s?|[-*+]\s+)", re.MULTILINE)
 _LINK = re.compile(r"\[([^\]]+)\]\((?:https?://)?[^)]+\)")
+# *italic* and _italic_ around words (not snake_case, not 2*3*4): Discord's emphasis
+_ITALIC = re.compile(r"(?<![A-Za-z0-9*_])([*_])(?=[^\s*_])(.+?)(?<=[^\s*_])\1(?![A-Za-z0-9*_])")
 _ZERO_WIDTH = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff\u00ad]")
 _WORDLIKE = re.compile(r"[0-9A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
@@ -39,6 +41,7 @@ def clean_question(raw: str) -> str:
     text = _FENCE.sub(" ", text)
     text = _LINK.sub(r"\1", text)
     text = _MARKDOWN.sub(" ", text)
+    text = _ITALIC.sub(r"\2", text)
     return " ".join(text.split())
 
 

@@ -22,6 +22,8 @@ from index.text.language import (
         ("```text\nWhat is the price?\n```", "What is the price?"),
         ("**价格** 是 __多少__ ~~吗~~ ||剧透|| `code`", "价格 是 多少 吗 剧透 code"),
         ("# 标题\n> 引用\n- 列表项", "标题 引用 列表项"),
+        ("在 _SWE-bench Verified_ 上 *多少*分？", "在 SWE-bench Verified 上 多少分？"),  # italics
+        ("snake_case_name, 2*3*4 and a * b", "snake_case_name, 2*3*4 and a * b"),  # no italics
         ("[the article](https://example.com/a) says", "the article says"),
         ("价\u200b格\u200c是\u200d多\u2060少\ufeff？\u00ad", "价格是多少？"),
         ("price\x00 of\x07 it\tnow\r\nok", "price of it now ok"),
