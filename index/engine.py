@@ -204,7 +204,7 @@ class Engine:
             result.answer = small_talk_reply(query.talk, _titles(stored), query.language)
         elif query.kind in ("meta", "overview"):
             answer = about.meta_answer if query.kind == "meta" else about.overview
-            result.answer, result.citations = answer(stored, query.language)
+            result.answer, result.citations, result.translated = answer(stored, query.language)
             result.kind = "overview"
             result.passages = cited_first(result.passages, stored, result.citations)
         else:

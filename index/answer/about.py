@@ -7,9 +7,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
+from index.answer.english_line import rendering, translated_line
 from index.answer.messages import message
 from index.answer.units import citation_for, render_sentence
 from index.build.chunking import SECTION_SEPARATOR
@@ -124,10 +126,20 @@ def _header_citation(stored: StoredIndex, doc_id: str, n: int) -> Citation | Non
     return cite
 
 
-def meta_answer(stored: StoredIndex, language: str) -> tuple[str, list[Citation]]:
-    """Title, author and date from the documents' metadata, cited to their title/byline lines."""
+class About(NamedTuple):
+    """An answer about the article itself, and whether an English asker's reads in translation."""
+
+    text: str
+    citations: list[Citation]
+    translated: bool = False
+
+
+def meta_answer(stored: StoredIndex, language: str) -> About:
+    """Title, author and date from the documents' metadata, cited to their title/byline lines; an
+    English asker gets the title's verified translation beside the original."""
     citations: list[Citation] = []
     lines = []
+    translated = language != "zh"
     for doc in stored.manifest.documents:
         meta = doc.meta
         cite = _header_citation(stored, meta.doc_id, len(citations) + 1)
@@ -138,8 +150,26 @@ def meta_answer(stored: StoredIndex, language: str) -> tuple[str, list[Citation]
             byline = " ".join(cite.quote.split("\n")[1:]).strip()
         by = message("answer.meta.by", language, author=meta.author) if meta.author else ""
         date = (byline or meta.date) if language == "zh" else _english_date(meta.date)
-        lines.append(message("answer.meta", language, title=meta.title, by=by, date=date, marker=marker))
-    return "\n".join(lines), citations
+        english = _title_english(stored, meta.doc_id, meta.title) if language != "zh" else None
+        translated = translated and english is not None
+        key, title = ("answer.meta.translated", english) if english else ("answer.meta", meta.title)
+        lines.append(message(key, language, title=title, original=meta.title, by=by, date=date, marker=marker))
+    return About("\n".join(lines), citations, translated and bool(lines))
+
+
+def _title_english(stored: StoredIndex, doc_id: str, title: str) -> str | None:
+    """The verified translation of a document's title line (None when it has none, or is English)."""
+    index = next((i for i in sorted(stored.header_chunks) if stored.chunks[i].doc_id == doc_id), None)
+    own = stored.sentences_of(index) if index is not None else range(0)
+    if not own or _squeezed(title) not in _squeezed(stored.sentence_text(stored.sentences[own[0]])):
+        return None
+    english = rendering(stored, own[0])
+    english = english.lstrip("—-–· ").strip() if english else None
+    return english if english and _squeezed(english) != _squeezed(title) else None
+
+
+def _squeezed(text: str) -> str:
+    return re.sub(r"\s+", "", text)
 
 
 def _english_date(date: str) -> str:
@@ -151,26 +181,53 @@ def _english_date(date: str) -> str:
     return render(found[0]) if found else date
 
 
-def overview(stored: StoredIndex, language: str) -> tuple[str, list[Citation]]:
-    """Title, author and date, then each top-level section with its most central sentence."""
+def overview(stored: StoredIndex, language: str) -> About:
+    """Title, author and date, then each top-level section with its most central sentence; an English
+    asker's in their verified translations (a part without one stays as written)."""
     citations: list[Citation] = []
     lines: list[str] = []
+    english = language != "zh"
+    translated = english
     for doc in stored.manifest.documents:
         meta = doc.meta
-        byline = " · ".join(x for x in (meta.author, meta.date) if x)
+        date = _english_date(meta.date) if english and meta.date else meta.date
+        byline = " · ".join(x for x in (meta.author, date) if x)
         header = _header_citation(stored, meta.doc_id, len(citations) + 1)
         if header is not None:
             citations.append(header)
         marker = f" [{header.n}]" if header is not None else ""
-        lines.append(f"《{meta.title}》" + (f"（{byline}）" if byline else "") + marker)
+        title = _title_english(stored, meta.doc_id, meta.title) if english else None
+        translated = translated and title is not None
+        if title:
+            lines.append(f"“{title}”" + (f" ({byline})" if byline else "") + marker)
+        else:
+            lines.append(f"《{meta.title}》" + (f"（{byline}）" if byline else "") + marker)
+        headings = _heading_sentences(stored, meta.doc_id)
         for section, sids in _top_sections(stored, meta.doc_id):
             vectors = stored.sentence_vectors[sids]
             centre = vectors.mean(axis=0)
             best = sids[int(np.argmax(vectors @ centre))]
             n = len(citations) + 1
             citations.append(citation_for(stored, n, stored.sentences[best]))
-            lines.append(f"• {section}：{render_sentence(stored, stored.sentences[best])} [{n}]")
-    return message("answer.outline", language) + "\n" + "\n".join(lines), citations
+            heading = rendering(stored, headings[section]) if english and section in headings else None
+            line = translated_line(stored, [best]) if english else None
+            translated = translated and heading is not None and line is not None
+            if heading and line:
+                lines.append(f"• {heading.rstrip(':：')} — {line} [{n}]")
+            else:
+                lines.append(f"• {section}：{render_sentence(stored, stored.sentences[best])} [{n}]")
+    key = "answer.outline.translated" if translated and lines else "answer.outline"
+    return About(message(key, language) + "\n" + "\n".join(lines), citations, translated and bool(lines))
+
+
+def _heading_sentences(stored: StoredIndex, doc_id: str) -> dict[str, int]:
+    """A document's headings (as its sections name them), each with its sentence."""
+    found: dict[str, int] = {}
+    for index, chunk in enumerate(stored.chunks):
+        if chunk.doc_id == doc_id:
+            for sid in stored.sentences_of(index):
+                found.setdefault(stored.sentence_text(stored.sentences[sid]).strip(), sid)
+    return found
 
 
 def _top_sections(stored: StoredIndex, doc_id: str) -> list[tuple[str, list[int]]]:

@@ -57,15 +57,12 @@ def translated_line(stored: StoredIndex, sentences: Sequence[int]) -> str | None
     """The chosen sentences' verified renderings (`python -m index enrich`), or their own text where
     written in English, a heading marked as one and a table row read with its header's names; None
     unless every sentence has one."""
-    if stored.rendered is None or stored.glosses is None or not sentences:
-        return None
-    if not all(stored.rendered[sid] or in_english(stored, sid) for sid in sentences):
+    found = [text for text in (rendering(stored, sid) for sid in sentences) if text]
+    if not sentences or len(found) != len(sentences):
         return None
     parts = []
-    for sid in sentences:
+    for sid, text in zip(sentences, found, strict=True):
         sentence = stored.sentences[sid]
-        source = stored.sentence_text(sentence)
-        text = source if in_english(stored, sid) else with_source_names(source, stored.glosses[sid].strip())
         if is_table_row(stored.sentence_text(sentence)):
             header = _rendered_header(stored, sentence)
             cells = [c.strip() for c in text.split("|")]
@@ -76,6 +73,17 @@ def translated_line(stored: StoredIndex, sentences: Sequence[int]) -> str | None
             text = f"{text.rstrip(':：')} —"
         parts.append(text)
     return " ".join(parts)
+
+
+def rendering(stored: StoredIndex, sid: int) -> str | None:
+    """A sentence's English: its verified translation, or its own text where written in English; None
+    when it has neither (its gloss is no translation)."""
+    if stored.rendered is None or stored.glosses is None:
+        return None
+    source = stored.sentence_text(stored.sentences[sid])
+    if in_english(stored, sid):
+        return source
+    return with_source_names(source, stored.glosses[sid].strip()) if stored.rendered[sid] else None
 
 
 def in_english(stored: StoredIndex, sid: int) -> bool:
@@ -96,4 +104,4 @@ def _rendered_header(stored: StoredIndex, sentence: Sentence) -> list[str] | Non
     return None
 
 
-__all__ = ["english_opening", "english_units", "in_english", "lexicon_of", "translated_line"]
+__all__ = ["english_opening", "english_units", "in_english", "lexicon_of", "rendering", "translated_line"]

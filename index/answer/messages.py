@@ -209,7 +209,15 @@ MESSAGES: dict[str, Texts] = {
         "en": "The article is “{title}”{by}, dated {date}.{marker}",
     },
     "answer.meta.by": {"zh": "，作者 {author}", "en": " by {author}"},
+    "answer.meta.translated": {
+        "zh": "这篇文章是《{title}》（原题《{original}》）{by}，{date}。{marker}",
+        "en": "The article is “{title}” (in the Chinese original, “{original}”){by}, dated {date}.{marker}",
+    },
     "answer.outline": {"zh": "这篇文章的要点：", "en": "The article's outline (quoted from the Chinese original):"},
+    "answer.outline.translated": {
+        "zh": "这篇文章的要点（译自原文）：",
+        "en": "The article's outline, translated from the Chinese original (the sources quote it):",
+    },
     "smalltalk.greeting": {
         "zh": "你好！我回答关于{about}的问题，并注明出处。试试问：“这篇文章讲了什么？”",
         "en": "Hi! I answer questions about {about}, citing where the answer comes from. Try: “summarize the article”.",

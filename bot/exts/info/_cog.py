@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 
 def article_spec(stored: StoredIndex, lang: str) -> formatting.EmbedSpec:
     """Title, byline and the outline (each section's most central sentence, with its citation)."""
-    outline, citations = overview(stored, lang)
+    outline, citations, _ = overview(stored, lang)
     documents = stored.manifest.documents
     meta = documents[0].meta if documents else None
     sources = "\n".join(formatting.citation_name(c) for c in citations)
