@@ -6,7 +6,8 @@ version: a changed sentence, model or prompt is rendered again, the rest reused.
 rendering is used (the index's English view, an English asker's answer line), checked again
 whenever it is read: every quantity of the source is in it with the same meaning (magnitude,
 unit, bound), every Latin-script name or code of the source is in it, no Chinese is left in an
-English one (none but quoted), and its length is that of a translation. A failed sentence keeps its word-for-word gloss.
+English one (none but a quoted Chinese term), and its length is that of a translation. A failed
+sentence keeps its word-for-word gloss.
 
 Where renderings are read: ``<document>.renderings.jsonl`` beside a corpus's documents (shipped
 with the bundled article), and ``renderings.jsonl`` in the index folder (what ``enrich`` makes).
@@ -30,6 +31,7 @@ from index.text.numbers import Quantity, identifiers
 SIDECAR_SUFFIX = ".renderings.jsonl"
 CACHE_FILE = "renderings.jsonl"
 _HAN = re.compile(r"[\u3400-\u9fff]")
+_LATIN_LETTER = re.compile(r"[A-Za-z]")
 _QUOTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\"|'[^']*'")
 # a Latin-script word a rendering must keep: a name or a code (capitalised, or with a digit)
 _LATIN_NAME = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9.+\-]*[A-Za-z0-9+]|(?<![A-Za-z0-9])[A-Z](?![A-Za-z0-9])")
@@ -133,7 +135,7 @@ def problems(source: str, rendering: str, language: str) -> list[str]:
         if not _contains(text, name):
             found.append(f"name missing: {name}")
     if language == "en":
-        if _HAN.search(_QUOTED.sub("", text)):
+        if _HAN.search(_QUOTED.sub(_quoted_term, text)):
             found.append("Chinese left in the English")
         low, high = LENGTH_RATIO
         if not low * len(source) <= len(text) <= high * len(source) + 40:
@@ -150,6 +152,12 @@ def target_language(text: str, document_language: str) -> str | None:
     if not re.search(r"[A-Za-z\u3400-\u9fff]", text) or detect_language(text) != own:
         return None
     return "en" if own == "zh" else "zh"
+
+
+def _quoted_term(match: re.Match[str]) -> str:
+    """A quoted Chinese term ("套壳") may stay in the English; Chinese glued to English words inside
+    quotes ("most懂 code") is a half-done translation, and is kept to be caught."""
+    return match.group() if _LATIN_LETTER.search(match.group()) else ""
 
 
 def read(path: Path) -> Iterator[Rendering]:

@@ -84,7 +84,7 @@ class EnrichResult:
     reused: int = 0
     verified: int = 0
     failed: int = 0  # kept their gloss
-    repaired: int = 0  # made before and failed, passing today's checks (Chinese left in them glossed)
+    repaired: int = 0  # made before, checked again by today's checks: now verified (Chinese left glossed) or failed
     seconds: float = 0.0
     written: list[Path] = field(default_factory=list)
 
@@ -215,8 +215,13 @@ def repaired(item: Item, text: str, lexicon: Mapping[str, str]) -> str | None:
     the English line glosses them; None when it has other faults or still fails."""
     if item.language != "en" or not text or set(problems(item.text, text, "en")) != {_LEFT}:
         return None
-    fixed = re.sub(r"[\u3400-\u9fff]+", lambda m: f" {gloss_sentence(m.group(), lexicon)} ", text)
-    fixed = re.sub(r" {2,}", " ", fixed).strip()
+
+    def glossed(m: re.Match[str]) -> str:  # spaced from the words beside it, not from a quote mark
+        before = " " if m.start() and text[m.start() - 1].isalnum() else ""
+        after = " " if m.end() < len(text) and text[m.end()].isalnum() else ""
+        return f"{before}{gloss_sentence(m.group(), lexicon).strip()}{after}"
+
+    fixed = re.sub(r" {2,}", " ", re.sub(r"[\u3400-\u9fff]+", glossed, text)).strip()
     return fixed if not problems(item.text, fixed, "en") else None
 
 
@@ -311,19 +316,24 @@ def enrich(
 
 
 def _repair_kept(settings: IndexSettings, paragraphs: list[list[Item]], model: str, lexicon: Mapping[str, str]) -> int:
-    """Renderings this model made before that failed, checked again (no model needed): one that
-    passes today's checks as it is (they were refined since), or once the Chinese left in it is
-    glossed, is verified; returns how many."""
+    """Renderings this model made before, checked again with today's checks (no model needed): a
+    failed one that passes as it is, or once the Chinese left in it is glossed, is verified; a
+    verified one that fails now is repaired so, or marked failed. Returns how many changed."""
     items = {i.key: i for p in paragraphs for i in p}
     latest = {r.key: r for path in sources(settings.corpus_dir, settings.index_dir) for r in read(path)}
     fixed = []
     for key, rendering in latest.items():
-        if key in items and rendering.model == model and not rendering.verified:
-            item = items[key]
-            text = rendering.text if rendering.text and not problems(item.text, rendering.text, item.language) else None
-            text = text or repaired(item, rendering.text, lexicon)
-            if text is not None:
-                fixed.append(rendering.model_copy(update={"text": text, "verified": True, "problems": []}))
+        if key not in items or rendering.model != model:
+            continue
+        item = items[key]
+        found = problems(item.text, rendering.text, item.language) if rendering.text else ["no line for it"]
+        if rendering.verified and not found:
+            continue
+        text = rendering.text if not found else repaired(item, rendering.text, lexicon)
+        if text is not None:
+            fixed.append(rendering.model_copy(update={"text": text, "verified": True, "problems": []}))
+        elif rendering.verified:
+            fixed.append(rendering.model_copy(update={"verified": False, "problems": found}))
     if fixed:
         with Writer(settings.index_dir / CACHE_FILE) as writer:
             for rendering in fixed:

@@ -228,6 +228,29 @@ def test_chinese_left_in_a_rendering_is_glossed_and_checked_again() -> None:
     assert repaired(item, wrong, lexicon) is None
 
 
+def test_chinese_glued_to_english_inside_quotes_is_left_chinese_and_glossed(corpus: Path, tmp_path: Path) -> None:
+    from index.english.renderings import problems
+    from index.generate.enrich import Item, repaired
+
+    source = "通用大模型再强，也做不到「最懂某个垂直领域」。"
+    assert problems(source, 'Big models are strong, but not "the one who knows 某个垂直领域 best".', "en")
+    assert not problems("大家都说这是「套壳」。", "Everyone calls it “套壳” (a wrapper).", "en")  # a quoted term
+    fixed = repaired(Item("k", source, "en", "doc.txt"), 'They cannot be "most懂 a field".', {"懂": "understand"})
+    assert fixed == 'They cannot be "most understand a field".'
+    # a rendering verified by an older check is checked again by enrich (no model asked) and repaired
+    _run(corpus, tmp_path, Translator())
+    cache = tmp_path / "index" / CACHE_FILE
+    rows = list(read(cache))
+    glued = rows[1].model_copy(update={"text": rows[1].text + ' "most价格"', "verified": True})  # the corpus's word
+    hopeless = rows[2].model_copy(update={"text": rows[2].text + ' "most懂"', "verified": True})  # not a word of it
+    cache.write_text("".join(r.model_dump_json() + "\n" for r in [*rows, glued, hopeless]), encoding="utf-8")
+    again, requests = _run(corpus, tmp_path, Translator())
+    latest = {r.key: r for r in read(cache)}
+    assert again.repaired == 2 and not requests
+    assert latest[glued.key].verified and "价格" not in latest[glued.key].text
+    assert not latest[hopeless.key].verified and latest[hopeless.key].problems == ["Chinese left in the English"]
+
+
 def test_a_term_s_own_english_in_brackets_may_be_translated() -> None:
     from index.english.renderings import problems
 
