@@ -220,6 +220,8 @@ def data_digest(folder: Path) -> str:
         digest.update((folder / name).read_bytes())
     for path in sorted((REPO / "tests" / "eval").glob(OWN_SETS)):
         digest.update(path.read_bytes())
+    if public.XQUAD_KINDS.is_file():
+        digest.update(public.XQUAD_KINDS.read_bytes())
     return digest.hexdigest()
 
 
