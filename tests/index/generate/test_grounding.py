@@ -40,7 +40,9 @@ MODEL_ID = "有开发者在 API 里直接看到了模型 ID：accounts/anysphere
 # a price per thousand, "90% cheaper"); since, an answer's colon binds a label to its value
 # ("CursorBench v3.1: 70.2%" is refused) and a bare "half" is a share: 1 wrong (a superlative).
 # blind5 (written after those two, first run 0.88 / 2 wrong, the same without them): a meaning
-# reversed, a claim the passage doesn't make.
+# reversed, a claim the passage doesn't make. blind6 (first run 0.77 / 11 wrong, on this verifier):
+# what a lexical check can't see (meanings reversed, roles swapped, claims the passage doesn't make),
+# and derived numbers.
 VERIFIER_SETS = {
     "verifier_dev.jsonl": (0.93, 0),
     "verifier_holdout.jsonl": (0.94, 0),
@@ -48,6 +50,7 @@ VERIFIER_SETS = {
     "verifier_blind3.jsonl": (0.90, 1),
     "verifier_blind4.jsonl": (0.70, 1),
     "verifier_blind5.jsonl": (0.87, 2),
+    "verifier_blind6.jsonl": (0.76, 11),
 }
 
 
