@@ -52,7 +52,9 @@ from index.generate.clauses import clauses_of, joined
 from index.generate.settings import LLMSettings
 from index.text.amounts import renderings
 
-PROMPT_VERSION = 3  # 3: a sentence failing twice is asked clause by clause
+# 3: a sentence failing twice is asked clause by clause; 4: one that drops only the names it opens with
+# is asked again with the reply begun with them
+PROMPT_VERSION = 4
 _LANGUAGE_NAMES = {"en": "English", "zh": "Simplified Chinese"}
 _SYSTEM = (
     "You translate {source} into natural, fluent {target} for readers of an article about technology. "
@@ -191,6 +193,28 @@ class Translator:
         lines = self._ask(system, user, _budget(item.text)).strip().splitlines()
         return lines[0] if lines else ""
 
+    def led(self, item: Item, lead: str) -> str:
+        """One sentence alone, the reply begun with ``lead`` for the model to go on from (a model served
+        by llama.cpp continues a last assistant message; another endpoint's whole reply is checked as
+        it is)."""
+        system = _SYSTEM.format(source=_LANGUAGE_NAMES["zh"], target=_LANGUAGE_NAMES[item.language])
+        user = f"1. {prepared(item.text, item.language)}"
+        reply = self.client.chat.completions.create(
+            model=self.llm.model or "",
+            messages=[
+                {"role": "system", "content": system},
+                {"role": "user", "content": user},
+                {"role": "assistant", "content": f"1. {lead}"},
+            ],
+            max_tokens=min(self.llm.max_tokens * 4, _budget(item.text)),
+            temperature=0.0,
+        )
+        lines = str(reply.choices[0].message.content or "").strip().splitlines()
+        numbered = _NUMBERED.match(lines[0]) if lines else None
+        line = numbered.group(2) if numbered else (lines[0] if lines else "")
+        goes_on = line[:1].islower() or line[:1] in "'’,"  # only what follows the lead ("'s response …")
+        return f"{lead}{line}" if goes_on and not line.startswith(lead) else line
+
     def clauses(self, item: Item) -> str:
         """A Chinese sentence's clauses as numbered lines, with no paragraph to borrow from, joined
         again with the sentence's own punctuation ("" when the reply lacks a clause)."""
@@ -199,6 +223,16 @@ class Translator:
         if not all(made):
             return ""
         return joined([(line, mark) for line, (_, mark) in zip(made, parts, strict=True)])
+
+
+_NAME_MISSING = "name missing: "
+
+
+def _opening_names(text: str) -> str:
+    """The Latin-script words a Chinese sentence opens with ("Cursor CEO Michael Truell 的…"): its
+    English opens with them too, the subject, which a model asked plainly dropped."""
+    found = re.match(r"[A-Za-z][\w.+\-]*(?: [A-Za-z0-9][\w.+\-]*)*(?= ?[\u3400-\u9fff])", text.strip())
+    return found.group() if found else ""
 
 
 def _budget(text: str) -> int:
@@ -244,6 +278,11 @@ def _render(
             third = repaired(item, third, lexicon) or third
             if third and not problems(item.text, third, item.language):
                 line, found = third, []
+        lead = _opening_names(item.text)
+        if found and item.language == "en" and lead and all(p.startswith(_NAME_MISSING) for p in found):
+            fourth = translator.led(item, lead)
+            if fourth and not problems(item.text, fourth, item.language):
+                line, found = fourth, []
         made.append(Rendering(key=item.key, source=item.text, language=item.language, text=line, model=model,
                               prompt=PROMPT_VERSION, verified=not found, problems=found))  # fmt: skip
     return made

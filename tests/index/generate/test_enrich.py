@@ -251,6 +251,27 @@ def test_chinese_glued_to_english_inside_quotes_is_left_chinese_and_glossed(corp
     assert not latest[hopeless.key].verified and latest[hopeless.key].problems == ["Chinese left in the English"]
 
 
+def test_a_sentence_dropping_the_names_it_opens_with_is_asked_with_them_begun(tmp_path: Path) -> None:
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    source = "Cursor CEO Michael Truell 的回应也很有意思。"
+    (folder / "doc.txt").write_text(f"——试验文章\n\n{source}\n", encoding="utf-8")
+
+    def drops_the_subject(payload: dict) -> str:  # as the local model did; it goes on from a reply begun
+        last = payload["messages"][-1]
+        if last["role"] == "assistant":
+            return "'s response was also interesting."
+        lines = [_NUMBERED.match(line) for line in last["content"].splitlines()]
+        numbered = [f"{m.group(1)}. Michael Truell's response was also interesting." for m in lines if m]
+        return "\n".join(numbered) or "Michael Truell's response was also interesting."
+
+    result, requests = _run(folder, tmp_path, drops_the_subject)  # type: ignore[arg-type]
+    row = {r.source: r for r in read(tmp_path / "index" / CACHE_FILE)}[source]
+    assert row.verified and row.text == "Cursor CEO Michael Truell's response was also interesting."
+    begun = requests[-1].json["messages"][-1]
+    assert begun == {"role": "assistant", "content": "1. Cursor CEO Michael Truell"} and result.failed == 0
+
+
 def test_a_term_s_own_english_in_brackets_may_be_translated() -> None:
     from index.english.renderings import problems
 
