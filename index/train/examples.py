@@ -74,6 +74,15 @@ def _code_digest() -> str:
     return digest.hexdigest()
 
 
+def _folder_digest(folder: Path) -> str:
+    """Of a corpus given as a folder (our article, its metadata and renderings beside it): a set's
+    documents key its examples, and this folder's files are ours."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
 def _kept(work: Path, public_set: public.PublicSet, kind: str, identity: tuple) -> tuple[Path, Path]:
     """The set's folder under ``work`` (leave-out variants share one index: embeddings reused) and the
     file its examined questions of ``kind`` are kept in, keyed by the code, ``identity`` and the corpus."""
@@ -104,7 +113,8 @@ def collect(
 ) -> list[Example]:
     """Index the set's corpus under ``work`` and examine every question (kept in ``work``: the same
     set examined by the same code is read back)."""
-    folder, cache = _kept(work, public_set, "examples", (public_set.name, public_set.questions))
+    identity = (public_set.name, public_set.questions, _folder_digest(settings.corpus_dir) if settings else "")
+    folder, cache = _kept(work, public_set, "examples", identity)
     if cache.is_file():
         return pickle.loads(cache.read_bytes())
     engine = _engine(public_set, folder, settings)
@@ -141,7 +151,8 @@ def collect_background(
     from index.build.background import background_digest, background_questions, compute_background
     from index.engine import Snapshot
 
-    folder, cache = _kept(work, public_set, "background", (background_digest(), public_set.name))
+    identity = (background_digest(), public_set.name, _folder_digest(settings.corpus_dir) if settings else "")
+    folder, cache = _kept(work, public_set, "background", identity)
     if cache.is_file():
         return pickle.loads(cache.read_bytes())
     engine = _engine(public_set, folder, settings)
