@@ -110,13 +110,16 @@ def is_author_question(question: str, authors: list[str]) -> bool:
     return False
 
 
-def _header_citation(stored: StoredIndex, doc_id: str, n: int) -> Citation | None:
-    """A citation of a document's title and byline lines (its header chunk, StoredIndex.header_chunks)."""
+def _header_sentences(stored: StoredIndex, doc_id: str) -> tuple[int | None, range]:
+    """A document's header chunk (its title and byline lines, StoredIndex.header_chunks) and its sentences."""
     index = next((i for i in sorted(stored.header_chunks) if stored.chunks[i].doc_id == doc_id), None)
-    if index is None:
-        return None
-    own = stored.sentences_of(index)
-    if not own:
+    return index, stored.sentences_of(index) if index is not None else range(0)
+
+
+def _header_citation(stored: StoredIndex, doc_id: str, n: int) -> Citation | None:
+    """A citation of a document's title and byline lines."""
+    index, own = _header_sentences(stored, doc_id)
+    if index is None or not own:
         return None
     header = stored.chunks[index]
     cite = citation_for(stored, n, stored.sentences[own[0]])
@@ -159,8 +162,7 @@ def meta_answer(stored: StoredIndex, language: str) -> About:
 
 def _title_english(stored: StoredIndex, doc_id: str, title: str) -> str | None:
     """The verified translation of a document's title line (None when it has none, or is English)."""
-    index = next((i for i in sorted(stored.header_chunks) if stored.chunks[i].doc_id == doc_id), None)
-    own = stored.sentences_of(index) if index is not None else range(0)
+    _, own = _header_sentences(stored, doc_id)
     if not own or _squeezed(title) not in _squeezed(stored.sentence_text(stored.sentences[own[0]])):
         return None
     english = rendering(stored, own[0])

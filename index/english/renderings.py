@@ -31,6 +31,9 @@ from index.text.numbers import Quantity, identifiers
 SIDECAR_SUFFIX = ".renderings.jsonl"
 CACHE_FILE = "renderings.jsonl"
 _HAN = re.compile(r"[\u3400-\u9fff]")
+# two of problems()' findings, which enrich acts on: it glosses Chinese left, re-asks a dropped name
+NAME_MISSING = "name missing: "
+CHINESE_LEFT = "Chinese left in the English"
 _LATIN_LETTER = re.compile(r"[A-Za-z]")
 _QUOTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\"|'[^']*'")
 # a Latin-script word a rendering must keep: a name or a code (capitalised, or with a digit)
@@ -133,10 +136,10 @@ def problems(source: str, rendering: str, language: str) -> list[str]:
             found.append(f"number not in the source: {r.quantity.text}")
     for name in _latin_names(source):
         if not _contains(text, name):
-            found.append(f"name missing: {name}")
+            found.append(f"{NAME_MISSING}{name}")
     if language == "en":
         if _HAN.search(_QUOTED.sub(_quoted_term, text)):
-            found.append("Chinese left in the English")
+            found.append(CHINESE_LEFT)
         low, high = LENGTH_RATIO
         if not low * len(source) <= len(text) <= high * len(source) + 40:
             found.append(f"length {len(text)} for a source of {len(source)}")
@@ -230,6 +233,8 @@ def write_file(target: Path, keys: Sequence[str], renderings: Mapping[str, Rende
 
 __all__ = [
     "CACHE_FILE",
+    "CHINESE_LEFT",
+    "NAME_MISSING",
     "SIDECAR_SUFFIX",
     "Rendering",
     "Writer",

@@ -35,6 +35,8 @@ from index.english.lexicon import build_lexicon, corpus_words, own_names
 from index.english.render import gloss_sentence
 from index.english.renderings import (
     CACHE_FILE,
+    CHINESE_LEFT,
+    NAME_MISSING,
     SIDECAR_SUFFIX,
     Rendering,
     Writer,
@@ -155,10 +157,14 @@ class Translator:
         self.client = client
         self.llm = llm
 
-    def _ask(self, system: str, user: str, budget: int) -> str:
+    def _ask(self, system: str, user: str, budget: int, begun: str = "") -> str:
+        """The model's reply; ``begun``: the reply's start, sent as a last assistant message for the
+        model to go on from (a model served by llama.cpp does; another endpoint answers afresh)."""
+        messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
+        messages += [{"role": "assistant", "content": begun}] if begun else []
         reply = self.client.chat.completions.create(
             model=self.llm.model or "",
-            messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
+            messages=messages,
             max_tokens=min(self.llm.max_tokens * 4, budget),
             temperature=0.0,
         )
@@ -194,22 +200,11 @@ class Translator:
         return lines[0] if lines else ""
 
     def led(self, item: Item, lead: str) -> str:
-        """One sentence alone, the reply begun with ``lead`` for the model to go on from (a model served
-        by llama.cpp continues a last assistant message; another endpoint's whole reply is checked as
-        it is)."""
+        """One sentence alone, the reply begun with ``lead`` (another endpoint's whole reply is checked
+        as it is)."""
         system = _SYSTEM.format(source=_LANGUAGE_NAMES["zh"], target=_LANGUAGE_NAMES[item.language])
         user = f"1. {prepared(item.text, item.language)}"
-        reply = self.client.chat.completions.create(
-            model=self.llm.model or "",
-            messages=[
-                {"role": "system", "content": system},
-                {"role": "user", "content": user},
-                {"role": "assistant", "content": f"1. {lead}"},
-            ],
-            max_tokens=min(self.llm.max_tokens * 4, _budget(item.text)),
-            temperature=0.0,
-        )
-        lines = str(reply.choices[0].message.content or "").strip().splitlines()
+        lines = self._ask(system, user, _budget(item.text), begun=f"1. {lead}").strip().splitlines()
         numbered = _NUMBERED.match(lines[0]) if lines else None
         line = numbered.group(2) if numbered else (lines[0] if lines else "")
         goes_on = line[:1].islower() or line[:1] in "'’,"  # only what follows the lead ("'s response …")
@@ -225,9 +220,6 @@ class Translator:
         return joined([(line, mark) for line, (_, mark) in zip(made, parts, strict=True)])
 
 
-_NAME_MISSING = "name missing: "
-
-
 def _opening_names(text: str) -> str:
     """The Latin-script words a Chinese sentence opens with ("Cursor CEO Michael Truell 的…"): its
     English opens with them too, the subject, which a model asked plainly dropped."""
@@ -241,13 +233,10 @@ def _budget(text: str) -> int:
     return 48 + 2 * len(text)
 
 
-_LEFT = "Chinese left in the English"
-
-
 def repaired(item: Item, text: str, lexicon: Mapping[str, str]) -> str | None:
     """A rendering whose one fault is Chinese the model left in it (对标, 门槛), those words glossed as
     the English line glosses them; None when it has other faults or still fails."""
-    if item.language != "en" or not text or set(problems(item.text, text, "en")) != {_LEFT}:
+    if item.language != "en" or not text or set(problems(item.text, text, "en")) != {CHINESE_LEFT}:
         return None
 
     def glossed(m: re.Match[str]) -> str:  # spaced from the words beside it, not from a quote mark
@@ -279,7 +268,7 @@ def _render(
             if third and not problems(item.text, third, item.language):
                 line, found = third, []
         lead = _opening_names(item.text)
-        if found and item.language == "en" and lead and all(p.startswith(_NAME_MISSING) for p in found):
+        if found and item.language == "en" and lead and all(p.startswith(NAME_MISSING) for p in found):
             fourth = translator.led(item, lead)
             if fourth and not problems(item.text, fourth, item.language):
                 line, found = fourth, []

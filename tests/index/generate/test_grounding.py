@@ -50,7 +50,7 @@ VERIFIER_SETS = {
     "verifier_blind3.jsonl": (0.90, 1),
     "verifier_blind4.jsonl": (0.70, 1),
     "verifier_blind5.jsonl": (0.87, 2),
-    "verifier_blind6.jsonl": (0.76, 11),
+    "verifier_blind6.jsonl": (0.76, 12),
 }
 
 
