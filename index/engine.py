@@ -80,6 +80,7 @@ class Examined:
     pointed: bool  # it points at a part of the article that exists (a section, a list item)
     seconds: tuple[float, float]  # embedding, search
     vector: np.ndarray  # the question's own (not steered toward the corpus's words)
+    view: str = "glossed"  # the corpus's English view (StoredIndex.english_view)
 
 
 class Engine:
@@ -295,7 +296,9 @@ class Engine:
             passages = [stored.chunks[h.chunk].text for h in outcome.hits]
             evidence = retrieval_evidence(outcome, terms, stored.background, own, query.language, query.text, passages)
         seconds = (t1 - t0, time.perf_counter() - t1 + t0 - begun)  # embedding; search and the rest
-        return Examined(query, outcome, found, matrix, terms, evidence, item, bool(focus), seconds, own)
+        return Examined(
+            query, outcome, found, matrix, terms, evidence, item, bool(focus), seconds, own, stored.english_view
+        )
 
     def rank(self, examined: Examined) -> list[tuple[int, float]]:
         """The candidates' sentences with the scorer's probability, best first; a list item the
@@ -334,7 +337,7 @@ class Engine:
         order = {c.sentence: i for i, c in enumerate(examined.candidates)}
         matrix = examined.matrix[[order[s] for s, _ in ranked]] if ranked else examined.matrix
         features = gate_vector(np.array([p for _, p in ranked]), matrix, examined.evidence)
-        return self.model.decide(features, examined.query.language)
+        return self.model.decide(features, examined.query.language, examined.view)
 
 
 def _titles(stored: StoredIndex) -> list[str]:

@@ -213,7 +213,9 @@ class AnswerModel:
 
     scorer: Trees  # P(a candidate holds the answer)
     gate: Trees  # P(the corpus answers the question rather than being about something else)
-    gate_threshold: dict[str, float]  # per question language: answer when the gate's probability reaches it
+    # per question language, and for English per corpus view ("en/rendered"): answer when the gate's
+    # probability reaches it
+    gate_threshold: dict[str, float]
     second_ratio: float  # a second candidate joins when its probability is this share of the best one's
     meta: dict[str, Any]  # data hash, seed, held-out metrics, the command that made it
     near_gate: Trees  # P(the corpus answers the question rather than lacking its paragraph)
@@ -230,18 +232,21 @@ class AnswerModel:
             if trees is not None:
                 trees.prepare()
 
-    def threshold(self, language: str) -> float:
-        """The gate's threshold for a question's language (English's for any but Chinese)."""
-        return for_language(self.gate_threshold, language)
+    def threshold(self, language: str, view: str = "glossed") -> float:
+        """The gate's threshold for a question's language (English's for any but Chinese) and the
+        corpus's English ``view``."""
+        return threshold_for(self.gate_threshold, language, view)
 
-    def decide(self, features: np.ndarray, language: str) -> Decision:
+    def decide(self, features: np.ndarray, language: str, view: str = "glossed") -> Decision:
         """Answer or not, from one row of the gates' features, and how sure (the thresholds lie near
-        0.05–0.3)."""
+        0.05–0.3). ``view``: the corpus's English view (StoredIndex.english_view)."""
         row = features[None, :]
         off = float(self.gate.probability(row)[0])
         near = float(self.near_gate.probability(row)[0])
-        margin = gate_margin(off, near, self.threshold(language), for_language(self.near_threshold, language))
-        hedge = for_language(self.hedge_margin, language) if self.hedge_margin else 0.0
+        margin = gate_margin(
+            off, near, self.threshold(language, view), threshold_for(self.near_threshold, language, view)
+        )
+        hedge = threshold_for(self.hedge_margin, language) if self.hedge_margin else 0.0
         return Decision(margin >= 0, min(off, near), margin >= hedge)
 
 
@@ -254,9 +259,11 @@ def _logit(p: float) -> float:
     return math.log((p + 1e-9) / (1 - p + 1e-9))
 
 
-def for_language(thresholds: dict[str, float], language: str) -> float:
-    """A question's language's threshold: English's for any language but those trained (zh, en)."""
-    return thresholds.get(language, thresholds["en"])
+def threshold_for(thresholds: dict[str, float], language: str, view: str = "glossed") -> float:
+    """A question's threshold: its language's (English's for any language but those trained: zh,
+    en), and where the model has one for the corpus's English ``view`` ("en/rendered"), that one."""
+    key = language if language in thresholds else "en"
+    return thresholds.get(f"{key}/{view}", thresholds[key])
 
 
 _loaded: dict[Path, tuple[float, AnswerModel]] = {}

@@ -174,6 +174,12 @@ class StoredIndex:
         starts = np.searchsorted([s.chunk for s in self.sentences], np.arange(len(self.chunks) + 1))
         self.sentence_starts = starts.astype(np.int64)
 
+    @property
+    def english_view(self) -> str:
+        """Which English view the index has: "rendered" when it holds a model's verified translations
+        (the corpus was enriched), else "glossed". The answer model's English thresholds differ by view."""
+        return "rendered" if self.rendered is not None and any(self.rendered) else "glossed"
+
     @cached_property
     def chunk_positions(self) -> dict[str, int]:
         """chunk id → position in ``chunks``; made on first use, once per loaded version."""

@@ -134,7 +134,15 @@ def collect(
         group = question.article if source != "own" else f"own/{question.id}"
         examples.append(
             Example(
-                question.id, group, source, query.language, question.kind, examined.matrix, labels, examined.evidence
+                question.id,
+                group,
+                source,
+                query.language,
+                question.kind,
+                examined.matrix,
+                labels,
+                examined.evidence,
+                examined.view,
             )
         )
     cache.write_bytes(pickle.dumps(examples))
@@ -179,7 +187,7 @@ def collect_background(
         labels = np.zeros(len(examined.candidates), dtype=bool)
         examples.append(
             Example(f"{public_set.name}:background-{i}", f"background/{i}", "background", query.language, "off",
-                    examined.matrix, labels, examined.evidence)
+                    examined.matrix, labels, examined.evidence, examined.view)
         )  # fmt: skip
     cache.write_bytes(pickle.dumps(examples))
     return examples
@@ -239,19 +247,13 @@ def examples_of(folder: Path, work: Path, say: Callable[[str], None]) -> list[Ex
     started = time.perf_counter()
     examples: list[Example] = []
     for found in training_sets(folder):
-        made = collect(found, work, "xquad" if "xquad" in found.name else "cmrc")
-        for example in made:
-            example.view = "glossed" if found.renderings is None else "rendered"
-        examples += made
+        examples += collect(found, work, "xquad" if "xquad" in found.name else "cmrc")
         examples += collect_background(found, work)
         say(f"examined {found.name}: {len(found.questions)} questions ({time.perf_counter() - started:.0f} s)")
     own = own_set(REPO)
     if own is not None:
         settings = load_settings(corpus_dir=REPO / "corpus", index_dir=work / "own" / "index")
-        made = collect(own, work, "own", settings)
-        for example in made:
-            example.view = "rendered"  # the corpus ships its renderings
-        examples += made
+        examples += collect(own, work, "own", settings)
         examples += collect_background(own, work, settings)
         say(f"examined our development questions: {len(own.questions)}")
     return [e for e in examples if len(e.matrix)]

@@ -31,7 +31,7 @@ import numpy as np
 
 from index.answer.decide import GATE_FEATURES, gate_vector
 from index.answer.features import CANDIDATE_FEATURES
-from index.answer.model import MODEL_FILE, AnswerModel, Trees, for_language, gate_margin, save_model
+from index.answer.model import MODEL_FILE, AnswerModel, Trees, gate_margin, save_model, threshold_for
 from index.evaluate import public
 from index.evaluate.protocol import ask_public, indexed
 from index.train.examples import OWN_SETS, REPO, Example, examples_of
@@ -121,7 +121,7 @@ def thresholds_for(
     return found
 
 
-def thresholds_in_every_view(
+def thresholds_per_view(
     probabilities: np.ndarray,
     answerable: np.ndarray,
     languages: np.ndarray,
@@ -130,18 +130,28 @@ def thresholds_in_every_view(
     views: np.ndarray,
     declined: np.ndarray | None = None,
 ) -> dict[str, float]:
-    """thresholds_for, and for English questions (the ones the English view serves) held in each view
-    of the corpora with a group's worth of them (a corpus is indexed glossed or with its renderings):
-    the lowest. On their mix, the rendered view's surer gates let the glossed one decline 0.07 of
-    answerable English questions held out."""
+    """thresholds_for, and for English questions (the ones the English view serves) one per view of
+    the corpora with a group's worth of them ("en/glossed", "en/rendered": a corpus is indexed glossed
+    or with its renderings), each holding ``rate`` in its view; "en" is the lowest of them, for a view
+    not trained. One threshold for both let the glossed view decline 0.07 of answerable English
+    questions held out; the lowest for both left the rendered view's near-topic gate at 0.32 declined
+    out of fold, its own 0.44 (false abstention 0.015 → 0.038)."""
     found = thresholds_for(probabilities, answerable, languages, rate, weights, declined)
     english = languages != "zh"
     for view in dict.fromkeys(views.tolist()):
         mine = answerable & (views == view)
         if (mine & english).sum() >= FULL_GROUP:
             threshold = thresholds_for(probabilities, mine, languages, rate, weights, declined)["en"]
+            found[f"en/{view}"] = threshold
             found["en"] = min(found["en"], threshold)
     return found
+
+
+def thresholds_of(thresholds: dict[str, float], languages: np.ndarray, views: np.ndarray) -> np.ndarray:
+    """Each question's threshold (model.threshold_for) by its language and its corpus's view."""
+    return np.array(
+        [threshold_for(thresholds, str(lang), str(view)) for lang, view in zip(languages, views, strict=True)]
+    )
 
 
 def hedge_margins_for(
@@ -235,7 +245,6 @@ def train(folder: Path, work: Path, output: Path = MODEL_FILE, say: Callable[[st
     weights = question_weights(examples, lambda e: ("zh" if e.language == "zh" else "en", e.kind))
     groups = np.array([fold_of(e.group) for e in examples])
     kinds = np.array([e.kind for e in examples])
-    english = languages != "zh"
 
     def gate_of(against: str) -> tuple[Trees, np.ndarray]:
         """A gate trained on answerable questions and those of kind ``against``, and its out-of-fold
@@ -252,20 +261,23 @@ def train(folder: Path, work: Path, output: Path = MODEL_FILE, say: Callable[[st
     gate, off_oof = gate_of("off")
     near_gate, near_oof = gate_of("near")
 
-    def below(oof: np.ndarray, threshold: dict[str, float]) -> np.ndarray:
-        return oof < np.where(english, threshold["en"], threshold["zh"])
-
     views = np.array([e.view for e in examples])
-    thresholds = thresholds_in_every_view(off_oof, answerable, languages, OFF_FALSE_ABSTENTION, weights, views)
-    declined = below(off_oof, thresholds)
-    near = thresholds_in_every_view(near_oof, answerable, languages, GATE_FALSE_ABSTENTION, weights, views, declined)
-    declined |= below(near_oof, near)
+    thresholds = thresholds_per_view(off_oof, answerable, languages, OFF_FALSE_ABSTENTION, weights, views)
+    declined = off_oof < thresholds_of(thresholds, languages, views)
+    near = thresholds_per_view(near_oof, answerable, languages, GATE_FALSE_ABSTENTION, weights, views, declined)
+    declined |= near_oof < thresholds_of(near, languages, views)
     ratio = second_ratio_for(examples, probabilities)
     extender, extend_threshold = fit_extender(examples, probabilities)
     margins = np.array(
         [
-            gate_margin(o, n, for_language(thresholds, lang), for_language(near, lang))
-            for o, n, lang in zip(off_oof, near_oof, languages, strict=True)
+            gate_margin(o, n, t, u)
+            for o, n, t, u in zip(
+                off_oof,
+                near_oof,
+                thresholds_of(thresholds, languages, views),
+                thresholds_of(near, languages, views),
+                strict=True,
+            )
         ]
     )
     right = answerable & np.array([best_holds(e, p) for e, p in zip(examples, probabilities, strict=True)])

@@ -113,6 +113,21 @@ def test_a_question_is_answered_only_when_both_gates_pass() -> None:
     assert model(value - 0.01, value + 0.01).decide(row, "en").answers is False
 
 
+def test_an_english_question_meets_its_corpus_views_thresholds() -> None:
+    """An enriched corpus (its English view from verified translations) has English thresholds of
+    its own; a view the model has none for takes English's."""
+    booster, rows = fitted({"objective": "binary"}, width=len(GATE_FEATURES))
+    gate = from_lightgbm(booster, GATE_FEATURES)
+    row = rows[int(np.argmin(np.abs(gate.probability(rows) - 0.5)))]
+    value = float(gate.probability(row[None, :])[0])
+    scorer = from_lightgbm(fitted({"objective": "binary"}, width=len(CANDIDATE_FEATURES))[0], CANDIDATE_FEATURES)
+    low, high = value - 0.01, value + 0.01
+    thresholds = {"zh": high, "en": low, "en/rendered": high}
+    model = AnswerModel(scorer, gate, thresholds, 0.6, {}, gate, thresholds)
+    assert model.decide(row, "en", "glossed").answers and model.decide(row, "fr", "other").answers
+    assert not model.decide(row, "en", "rendered").answers and not model.decide(row, "zh", "rendered").answers
+
+
 def test_an_answer_that_clears_a_gate_by_less_than_the_hedge_margin_is_not_sure() -> None:
     booster, rows = fitted({"objective": "binary"}, width=len(GATE_FEATURES))
     gate = from_lightgbm(booster, GATE_FEATURES)
