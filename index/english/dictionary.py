@@ -28,6 +28,8 @@ GLOSSARY_FORMAT = 9
 _LINE = re.compile(r"^\S+ (\S+) \[([^\]]*)\] /(.*)/\s*$")  # traditional simplified [pinyin] /glosses/
 _NAME = re.compile(r"[A-Z][a-z]+(?: [A-Z][a-z]+)*")
 _PAREN = re.compile(r"\([^)]*\)|\[[^\]]*\]")
+# a dated person's name opening an entry: "Elon Musk (1971-), business magnate …"
+_DATED_PERSON = re.compile(r"([A-Z][a-z]+(?:[ -][A-Z][a-z]+)*) \(\d{3,4}\s*(?:BC)?\s*-")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 _WORD = re.compile(r"[a-z][a-z'-]*[a-z]|[a-z]")
 # A gloss opening with a preposition is an idiom, not its noun: 基于 "in view of" is no "view", 一块
@@ -115,6 +117,24 @@ def _scan_entries(words: set[str]) -> dict[str, list[Entry]]:
         if word in words:
             found[word].append(entry)
     return found
+
+
+@lru_cache(maxsize=1)
+def person_names() -> dict[str, tuple[str, ...]]:
+    """Words of three characters or more that the dictionary gives only as a person's name, with
+    dates (马斯克 → ("Elon", "Musk")): a translation of a sentence naming one names them in English. A
+    shorter one (老子) is a common word as often; a name without dates can be a place's or a party's,
+    which an abbreviation translates ("UN")."""
+    common: set[str] = set()
+    found: dict[str, tuple[str, ...]] = {}
+    for word, (pinyin, definitions) in _lines():
+        if not pinyin[:1].isupper():
+            common.add(word)
+            continue
+        person = _DATED_PERSON.match(definitions.split("/")[0] or definitions.split("/")[1])
+        if person and len(word) >= 3:
+            found.setdefault(word, tuple(person.group(1).replace("-", " ").split()))
+    return {word: parts for word, parts in found.items() if word not in common}
 
 
 def every_entry() -> dict[str, list[Entry]]:

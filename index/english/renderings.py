@@ -19,11 +19,13 @@ import hashlib
 import json
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import IO
 
 from pydantic import BaseModel, ValidationError
 
+from index.english.dictionary import person_names
 from index.text.bounds import matches, mentions
 from index.text.language import detect_language
 from index.text.numbers import Quantity, identifiers
@@ -34,6 +36,7 @@ _HAN = re.compile(r"[\u3400-\u9fff]")
 # two of problems()' findings, which enrich acts on: it glosses Chinese left, re-asks a dropped name
 NAME_MISSING = "name missing: "
 CHINESE_LEFT = "Chinese left in the English"
+PERSON_MISSING = "person not named: "
 _LATIN_LETTER = re.compile(r"[A-Za-z]")
 _QUOTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\"|'[^']*'")
 # a Latin-script word a rendering must keep: a name or a code (capitalised, or with a digit)
@@ -138,6 +141,9 @@ def problems(source: str, rendering: str, language: str) -> list[str]:
         if not _contains(text, name):
             found.append(f"{NAME_MISSING}{name}")
     if language == "en":
+        for word, parts in _persons(source):
+            if not any(re.search(rf"(?<![A-Za-z]){re.escape(part)}", text, re.IGNORECASE) for part in parts):
+                found.append(f"{PERSON_MISSING}{' '.join(parts)} ({word})")
         if _HAN.search(_QUOTED.sub(_quoted_term, text)):
             found.append(CHINESE_LEFT)
         low, high = LENGTH_RATIO
@@ -146,6 +152,18 @@ def problems(source: str, rendering: str, language: str) -> list[str]:
     elif language == "zh" and not _HAN.search(text):
         found.append("no Chinese in the Chinese")
     return found
+
+
+def _persons(source: str) -> list[tuple[str, tuple[str, ...]]]:
+    """The people a Chinese sentence names in Chinese that the dictionary knows by name (马斯克 → Elon
+    Musk): a rendering naming none of their names' words, even inside a word (Calvinism), is wrong
+    whatever else it says (the model wrote "Mark", "Mars Express" for 马斯克)."""
+    return [(word, person_names()[word]) for word in dict.fromkeys(_person_pattern().findall(source))]
+
+
+@lru_cache(maxsize=1)
+def _person_pattern() -> re.Pattern[str]:
+    return re.compile("|".join(map(re.escape, sorted(person_names(), key=len, reverse=True))))
 
 
 def target_language(text: str, document_language: str) -> str | None:

@@ -55,8 +55,9 @@ from index.generate.settings import LLMSettings
 from index.text.amounts import renderings
 
 # 3: a sentence failing twice is asked clause by clause; 4: one that drops only the names it opens with
-# is asked again with the reply begun with them
-PROMPT_VERSION = 4
+# is asked again with the reply begun with them; 5: a list item is asked without its mark; 6: a rendering
+# names the people its sentence names in Chinese (renderings.PERSON_MISSING)
+PROMPT_VERSION = 6
 _LANGUAGE_NAMES = {"en": "English", "zh": "Simplified Chinese"}
 _SYSTEM = (
     "You translate {source} into natural, fluent {target} for readers of an article about technology. "
@@ -70,6 +71,8 @@ _RETRY = (
     "{sentence}"
 )
 _NUMBERED = re.compile(r"^\s*(\d+)\s*[.)、:：]\s*(.+?)\s*$")
+# a list item's mark: read as "1. • …", the local model answered nothing for two of the article's items
+_LIST_MARK = re.compile(r"^\s*[•·▪◦‣*+\-]\s+")
 
 
 @dataclass(frozen=True)
@@ -137,7 +140,9 @@ def model_id(llm: LLMSettings) -> str:
 
 
 def prepared(text: str, language: str) -> str:
-    """A sentence as the model reads it: a table row's cells apart, amounts already in English."""
+    """A sentence as the model reads it: without a list item's mark, a table row's cells apart, amounts
+    already in English."""
+    text = _LIST_MARK.sub("", text, count=1)
     if language == "en":
         for written, english in _fixed(text):
             text = text.replace(written, f" {english} ", 1)
@@ -227,6 +232,15 @@ def _opening_names(text: str) -> str:
     return found.group() if found else ""
 
 
+def _marked(source: str, line: str) -> str:
+    """A rendering of a list item with the item's mark, as its source has it (the model was asked
+    without it)."""
+    mark = _LIST_MARK.match(source)
+    if not mark or not line or _LIST_MARK.match(line):
+        return line
+    return f"{mark.group().strip()} {line}"
+
+
 def _budget(text: str) -> int:
     """Tokens a translation of ``text`` may take: about two per character, so that a model caught
     repeating itself stops soon (a Chinese character is about one English word's worth)."""
@@ -272,6 +286,7 @@ def _render(
             fourth = translator.led(item, lead)
             if fourth and not problems(item.text, fourth, item.language):
                 line, found = fourth, []
+        line = _marked(item.text, line)
         made.append(Rendering(key=item.key, source=item.text, language=item.language, text=line, model=model,
                               prompt=PROMPT_VERSION, verified=not found, problems=found))  # fmt: skip
     return made
@@ -297,7 +312,9 @@ def enrich(
     paragraphs = corpus_paragraphs(settings, documents)
     cache = settings.index_dir / CACHE_FILE
     made = [r for path in sources(settings.corpus_dir, settings.index_dir) for r in read(path)]
-    done = {(r.key, r.model) for r in made if r.verified or r.prompt >= PROMPT_VERSION}
+    # verified by the checks as they are now: one refused since (a better check) is asked again
+    passes = {(r.key, r.model) for r in made if r.verified and not problems(r.source, r.text, r.language)}
+    done = passes | {(r.key, r.model) for r in made if r.prompt >= PROMPT_VERSION}
     wanted = [[i for i in p if (i.key, model) not in done] for p in paragraphs]
     result = EnrichResult(sentences=sum(len(p) for p in paragraphs))
     result.reused = result.sentences - sum(len(p) for p in wanted)

@@ -17,7 +17,7 @@ import pytest
 from index.build.builder import build_index
 from index.build.loading import load_current
 from index.config import load_settings
-from index.english.renderings import CACHE_FILE, SIDECAR_SUFFIX, read, sentence_key
+from index.english.renderings import CACHE_FILE, PERSON_MISSING, SIDECAR_SUFFIX, problems, read, sentence_key
 from index.errors import GenerationError, UsageError
 from index.generate.enrich import PROMPT_VERSION, corpus_paragraphs, enrich
 from index.generate.settings import LLMSettings
@@ -39,9 +39,9 @@ _NUMBERED = re.compile(r"^(\d+)\. (.*)$")
 
 
 def _words(text: str) -> str:
-    """A deterministic 'translation': 最高 as "up to", each other Chinese character a made-up word, the
-    rest as it is."""
-    text = text.replace("最高", " up to ")
+    """A deterministic 'translation': 最高 as "up to", 马斯克 as Musk, each other Chinese character a
+    made-up word, the rest as it is."""
+    text = text.replace("最高", " up to ").replace("马斯克", " Musk ")
     return re.sub(r"[\u3400-\u9fff]", lambda m: f"w{ord(m.group()) % 97} ", text).replace("  ", " ").strip()
 
 
@@ -316,3 +316,58 @@ def test_a_name_the_model_took_for_a_word_is_shown_as_the_source_writes_it() -> 
     shown = with_source_names(source, "In swe-bench the test failed, and the cursor tells it it's wrong.")
     assert shown == "In SWE-bench the test failed, and the Cursor tells it it's wrong."
     assert with_source_names("马斯克站台 Cursor。", "Cursors, cursor's") == "Cursors, Cursor's"
+
+
+def test_a_list_item_is_asked_without_its_mark_and_keeps_it(tmp_path: Path) -> None:
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    (folder / "doc.txt").write_text(
+        "——试验文章\n\n他们做了两件事：\n\n• 数据规模翻 25 倍。\n• 训练更快。\n", encoding="utf-8"
+    )
+
+    def marks_confuse_it(payload: dict) -> str:
+        # as the local model did: a numbered line opening with a list mark gets nothing back
+        user = payload["messages"][-1]["content"]
+        if user.startswith("Context, not to translate"):
+            sentence = user.rsplit("\n", 1)[-1]
+            return "" if sentence.startswith("•") else _words(sentence)
+        numbered = [_NUMBERED.match(line).groups() for line in user.splitlines()]  # type: ignore[union-attr]
+        return "\n".join(f"{n}. {'' if text.startswith('•') else _words(text)}" for n, text in numbered)
+
+    result, requests = _run(folder, tmp_path, marks_confuse_it)  # type: ignore[arg-type]
+    rows = {r.source: r for r in read(tmp_path / "index" / CACHE_FILE)}
+    item = rows["• 数据规模翻 25 倍。"]
+    assert item.verified and item.text.startswith("• ") and "25" in item.text
+    assert rows["• 训练更快。"].verified and result.verified >= 2
+    asked = "\n".join(m["content"] for r in requests for m in r.json["messages"])
+    assert "• " not in asked
+
+
+def test_a_person_named_in_chinese_is_named_in_the_rendering() -> None:
+    assert f"{PERSON_MISSING}Elon Musk (马斯克)" in problems(
+        "马斯克站台 Cursor。", "The Mars Express station cursor.", "en"
+    )
+    assert problems("马斯克站台 Cursor。", "Musk stands behind Cursor.", "en") == []
+
+    def people(source: str, rendering: str) -> list[str]:
+        return [p for p in problems(source, rendering, "en") if p.startswith(PERSON_MISSING)]
+
+    assert not people("受到了加尔文主义的影响。", "It was influenced by Calvinism.")  # inside a word
+    assert people("尼克松访华。", "The president visited China.")
+
+
+def test_a_rendering_refused_since_by_a_better_check_is_asked_again(corpus: Path, tmp_path: Path) -> None:
+    _run(corpus, tmp_path, Translator())
+    cache = tmp_path / "index" / CACHE_FILE
+    wrong = [
+        r.model_copy(update={"text": r.text.replace("Musk", "Mark"), "prompt": PROMPT_VERSION - 1})
+        if "马斯克" in r.source
+        else r
+        for r in read(cache)
+    ]
+    assert any("Mark" in r.text and r.verified for r in wrong)  # verified by the checks of its day
+    cache.write_text("".join(r.model_dump_json() + "\n" for r in wrong), encoding="utf-8")
+    again, requests = _run(corpus, tmp_path, Translator())
+    assert again.verified == 1 and "马斯克" in requests[0].json["messages"][-1]["content"]
+    latest = {r.source: r for r in read(cache)}
+    assert next(r for source, r in latest.items() if "马斯克" in source).text.count("Musk") == 1
