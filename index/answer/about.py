@@ -185,7 +185,8 @@ def _english_date(date: str) -> str:
 
 def overview(stored: StoredIndex, language: str) -> About:
     """Title, author and date, then each top-level section with its most central sentence; an English
-    asker's in their verified translations (a part without one stays as written)."""
+    asker's in their verified translations, each section's most central one that has one (a part
+    without one stays as written)."""
     citations: list[Citation] = []
     lines: list[str] = []
     english = language != "zh"
@@ -208,11 +209,14 @@ def overview(stored: StoredIndex, language: str) -> About:
         for section, sids in _top_sections(stored, meta.doc_id):
             vectors = stored.sentence_vectors[sids]
             centre = vectors.mean(axis=0)
-            best = sids[int(np.argmax(vectors @ centre))]
+            central = [sids[i] for i in np.argsort(-(vectors @ centre), kind="stable")]
+            best, line = central[0], None
+            if english:  # the most central sentence with a verified translation, where the section has one
+                lines_of = ((sid, translated_line(stored, [sid])) for sid in central)
+                best, line = next(((sid, text) for sid, text in lines_of if text is not None), (best, None))
             n = len(citations) + 1
             citations.append(citation_for(stored, n, stored.sentences[best]))
             heading = rendering(stored, headings[section]) if english and section in headings else None
-            line = translated_line(stored, [best]) if english else None
             translated = translated and heading is not None and line is not None
             if heading and line:
                 lines.append(f"• {heading.rstrip(':：')} — {line} [{n}]")
