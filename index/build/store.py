@@ -174,10 +174,11 @@ class StoredIndex:
         starts = np.searchsorted([s.chunk for s in self.sentences], np.arange(len(self.chunks) + 1))
         self.sentence_starts = starts.astype(np.int64)
 
-    @property
+    @cached_property
     def english_view(self) -> str:
         """Which English view the index has: "rendered" when it holds a model's verified translations
-        (the corpus was enriched), else "glossed". The answer model's English thresholds differ by view."""
+        (the corpus was enriched), else "glossed". The answer model's English thresholds differ by view.
+        Read once per loaded version (a glossed index of a million sentences is a million flags)."""
         return "rendered" if self.rendered is not None and any(self.rendered) else "glossed"
 
     @cached_property

@@ -385,3 +385,13 @@ def test_a_killed_builds_staging_folder_is_removed_and_a_running_ones_kept(tmp_p
         assert not killed.exists() and not ancient.exists() and running.is_dir()
     assert remove_abandoned_staging(tmp_path / "index") == 1  # released: abandoned now
     assert not running.exists()
+
+
+def test_an_index_says_which_english_view_it_has(built_index) -> None:  # type: ignore[no-untyped-def]
+    import dataclasses
+
+    stored = load_current(built_index.index_dir, expected_embedder=get_embedder(built_index.model).id)
+    n = len(stored.sentences)
+    assert dataclasses.replace(stored, rendered=[False] * n).english_view == "glossed"
+    assert dataclasses.replace(stored, rendered=[False] * (n - 1) + [True]).english_view == "rendered"
+    assert dataclasses.replace(stored, glosses=None, gloss_vectors=None, rendered=None).english_view == "glossed"
