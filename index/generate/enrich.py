@@ -311,17 +311,16 @@ def enrich(
     documents = load_corpus(settings.corpus_dir)
     paragraphs = corpus_paragraphs(settings, documents)
     cache = settings.index_dir / CACHE_FILE
-    made = [r for path in sources(settings.corpus_dir, settings.index_dir) for r in read(path)]
-    # verified by the checks as they are now: one refused since (a better check) is asked again
-    passes = {(r.key, r.model) for r in made if r.verified and not problems(r.source, r.text, r.language)}
-    done = passes | {(r.key, r.model) for r in made if r.prompt >= PROMPT_VERSION}
-    wanted = [[i for i in p if (i.key, model) not in done] for p in paragraphs]
-    result = EnrichResult(sentences=sum(len(p) for p in paragraphs))
-    result.reused = result.sentences - sum(len(p) for p in wanted)
-    todo = [p for p in wanted if p]
     texts = [doc.text for doc in documents]
     lexicon = build_lexicon(corpus_words(texts), own_names(texts))
-    result.repaired = _repair_kept(settings, paragraphs, model, lexicon)
+    # today's checks first: what they verify is not asked again, what they refuse since is
+    repaired = _repair_kept(settings, paragraphs, model, lexicon)
+    latest = {(r.key, r.model): r for path in sources(settings.corpus_dir, settings.index_dir) for r in read(path)}
+    done = {pair for pair, r in latest.items() if r.verified or r.prompt >= PROMPT_VERSION}
+    wanted = [[i for i in p if (i.key, model) not in done] for p in paragraphs]
+    result = EnrichResult(sentences=sum(len(p) for p in paragraphs), repaired=repaired)
+    result.reused = result.sentences - sum(len(p) for p in wanted)
+    todo = [p for p in wanted if p]
     if todo:
         if client is None:
             from index.generate.generator import chat_client
