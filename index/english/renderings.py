@@ -253,6 +253,7 @@ __all__ = [
     "CACHE_FILE",
     "CHINESE_LEFT",
     "NAME_MISSING",
+    "PERSON_MISSING",
     "SIDECAR_SUFFIX",
     "Rendering",
     "Writer",

@@ -263,23 +263,14 @@ def train(folder: Path, work: Path, output: Path = MODEL_FILE, say: Callable[[st
 
     views = np.array([e.view for e in examples])
     thresholds = thresholds_per_view(off_oof, answerable, languages, OFF_FALSE_ABSTENTION, weights, views)
-    declined = off_oof < thresholds_of(thresholds, languages, views)
+    off_at = thresholds_of(thresholds, languages, views)
+    declined = off_oof < off_at
     near = thresholds_per_view(near_oof, answerable, languages, GATE_FALSE_ABSTENTION, weights, views, declined)
-    declined |= near_oof < thresholds_of(near, languages, views)
+    near_at = thresholds_of(near, languages, views)
+    declined |= near_oof < near_at
     ratio = second_ratio_for(examples, probabilities)
     extender, extend_threshold = fit_extender(examples, probabilities)
-    margins = np.array(
-        [
-            gate_margin(o, n, t, u)
-            for o, n, t, u in zip(
-                off_oof,
-                near_oof,
-                thresholds_of(thresholds, languages, views),
-                thresholds_of(near, languages, views),
-                strict=True,
-            )
-        ]
-    )
+    margins = np.array([gate_margin(*four) for four in zip(off_oof, near_oof, off_at, near_at, strict=True)])
     right = answerable & np.array([best_holds(e, p) for e, p in zip(examples, probabilities, strict=True)])
     sources = np.array([e.source for e in examples])
     hedge = hedge_margins_for(margins, right, languages, weights, sources)
