@@ -29,7 +29,7 @@ from index.answer.features import Candidate, Terms, candidate_matrix, question_t
 from index.answer.followup import refers_back
 from index.answer.messages import message
 from index.answer.model import AnswerModel, Decision, load_model
-from index.answer.passages import cited_first, empty_result, including_cited, retrieved
+from index.answer.passages import cited_first, empty_result, retrieved
 from index.answer.question_kind import KindModel, load_kinds
 from index.answer.smalltalk import small_talk_reply
 from index.answer.understand import Conversation, Query, understand
@@ -229,7 +229,7 @@ class Engine:
                 chosen = with_heading(stored, widen(stored, chosen) if query.more else chosen)
                 result.answer, result.citations = compose(stored, chosen, query.language, query.asked)
                 result.translated = query.language != "zh" and translated_line(stored, chosen) is not None
-                result.passages = including_cited(result.passages, stored, result.citations)
+                result.passages = cited_first(result.passages, stored, result.citations)
                 if use_llm and self.generator is not None:
                     result = generated(self.generator, result, stored, [s for s, _ in ranked], on_partial, query)
                 if result.hedged:

@@ -1,4 +1,4 @@
-"""The passages an answer shows: retrieved ones in rank order, cited ones always among them."""
+"""The passages an answer shows: the ones it quotes first, then the rest in retrieval order."""
 
 from __future__ import annotations
 
@@ -24,26 +24,12 @@ def empty_result(query: Query, stored: StoredIndex, passages: list[Passage]) -> 
 
 
 def cited_first(passages: list[Passage], stored: StoredIndex, citations: list[Citation]) -> list[Passage]:
-    """The cited passages first (an answer from metadata cites the title chunk, which
-    retrieval may rank anywhere), then the rest in retrieval order; scores stay as retrieved."""
+    """The cited passages first, in citation order, then the rest in retrieval order; scores stay
+    as retrieved. The scorer reads every sentence of the retrieved passages: the passage it quotes
+    is more often the relevant one than retrieval's first (and may have ranked anywhere)."""
     cited = list(dict.fromkeys(c.chunk_id for c in citations))
     rest = [p.chunk_id for p in passages if p.chunk_id not in cited]
     return _reordered(passages, stored, (cited + rest)[: len(passages)])
-
-
-def including_cited(passages: list[Passage], stored: StoredIndex, citations: list[Citation]) -> list[Passage]:
-    """The retrieved passages, with any cited passage that ranked below them in place of the last
-    uncited ones: an answer's sources are always among its passages. Retrieval order stays; the
-    added passages follow, in citation order."""
-    listed = {p.chunk_id for p in passages}
-    missing = [chunk_id for chunk_id in dict.fromkeys(c.chunk_id for c in citations) if chunk_id not in listed]
-    if not missing:
-        return passages
-    cited = {c.chunk_id for c in citations}
-    uncited = [p.chunk_id for p in passages if p.chunk_id not in cited]
-    dropped = set(uncited[-len(missing) :])
-    kept = [p.chunk_id for p in passages if p.chunk_id not in dropped]
-    return _reordered(passages, stored, kept + missing)
 
 
 def _reordered(passages: list[Passage], stored: StoredIndex, chunk_ids: list[str]) -> list[Passage]:
