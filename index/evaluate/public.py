@@ -47,6 +47,7 @@ class PublicQuestion:
     gold: tuple[str, ...]
     kind: Kind  # in: its paragraph is in the corpus; near: its article's, left out; off: another article's
     article: str
+    context: str | None = None  # a follow-up's earlier question(s), one per line (our sets only)
 
 
 @dataclass

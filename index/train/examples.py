@@ -3,8 +3,9 @@
 paragraphs; CMRC in groups of public.CMRC_GROUP), each indexed and every question run through the
 engine's own steps up to the candidates' features (Engine.examine). A candidate is positive when it
 holds a gold answer. Off-topic questions: another group's questions, and XQuAD's (both languages)
-against CMRC. Our own development questions (tests/eval/dev_*.jsonl, never the holdout sets) over
-our corpus are a third source. Examined questions are kept under the work folder, keyed by the code
+against CMRC. Our own development questions (tests/eval/dev_*.jsonl and the follow-ups'
+followups*_dev.jsonl, asked as a thread asks them; never the holdout sets) over our corpus are a
+third source. Examined questions are kept under the work folder, keyed by the code
 that examined them.
 """
 
@@ -125,6 +126,10 @@ def collect(
     for question in public_set.questions:
         try:
             query = understand(question.q)
+            if question.context is not None:  # a follow-up, as a thread asks it (and what was answered before)
+                query = engine.recall(
+                    snapshot, engine.understand(stored, question.q, question.context), settings.top_k, "hybrid"
+                )
         except QuestionError:
             continue
         examined = engine.examine(snapshot, query, settings.top_k, "hybrid")
@@ -222,7 +227,15 @@ def training_sets(folder: Path) -> list[public.PublicSet]:
     return sets
 
 
-OWN_SETS = "dev_*.jsonl"  # our development questions (tests/eval); the holdout sets are never trained on
+# our development questions and follow-ups (tests/eval); the holdout sets are never trained on
+OWN_SETS = ("dev_*.jsonl", "followups*_dev.jsonl")
+
+
+def own_files(repo: Path = REPO) -> list[Path]:
+    """Our development question files (none outside a checkout)."""
+    return sorted(path for pattern in OWN_SETS for path in (repo / "tests" / "eval").glob(pattern))
+
+
 _KINDS = {"in": "in", "hard_out": "near", "out": "off"}
 
 
@@ -231,14 +244,15 @@ def own_set(repo: Path) -> public.PublicSet | None:
     lists", issue 21): an answerable one's gold is its facts. None outside a checkout."""
     from index.evaluate.metrics import load_questions
 
-    files = sorted((repo / "tests" / "eval").glob(OWN_SETS))
+    files = own_files(repo)
     if not files:
         return None
     found = public.PublicSet("own-dev")
     for path in files:
         for q in load_questions(path):
-            if q.context is None:  # a follow-up's context is no public-set question's
-                found.questions.append(public.PublicQuestion(q.id, q.lang, q.q, tuple(q.facts), _KINDS[q.type], "own"))
+            found.questions.append(
+                public.PublicQuestion(q.id, q.lang, q.q, tuple(q.facts), _KINDS[q.type], "own", q.context)
+            )
     return found
 
 

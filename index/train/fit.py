@@ -34,7 +34,7 @@ from index.answer.features import CANDIDATE_FEATURES
 from index.answer.model import MODEL_FILE, AnswerModel, Trees, gate_margin, save_model, threshold_for
 from index.evaluate import public
 from index.evaluate.protocol import ask_public, indexed
-from index.train.examples import OWN_SETS, REPO, Example, examples_of
+from index.train.examples import Example, examples_of, own_files
 from index.train.extender import fit_extender
 from index.train.trees import (
     FOLDS,
@@ -228,7 +228,7 @@ def data_digest(folder: Path) -> str:
     digest = hashlib.sha256()
     for name in (public.XQUAD_ZH, public.XQUAD_EN, *public.CMRC):
         digest.update((folder / name).read_bytes())
-    for path in sorted((REPO / "tests" / "eval").glob(OWN_SETS)):
+    for path in own_files():
         digest.update(path.read_bytes())
     if public.XQUAD_KINDS.is_file():
         digest.update(public.XQUAD_KINDS.read_bytes())

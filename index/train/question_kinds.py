@@ -23,7 +23,7 @@ from index.config import load_settings
 from index.evaluate import public
 from index.evaluate.metrics import load_questions
 from index.text.language import QuestionError
-from index.train.examples import OWN_SETS, REPO
+from index.train.examples import REPO, own_files
 
 KIND_QUESTIONS = Path(__file__).resolve().parents[1] / "data" / "kind_questions.jsonl"
 PUBLIC_FACTS = 300  # per public set and language: all facts; more would drown the kinds the public sets lack
@@ -38,7 +38,7 @@ def labelled(folder: Path) -> list[tuple[str, str]]:
     found = [
         (row["q"], row["kind"]) for row in map(json.loads, KIND_QUESTIONS.read_text(encoding="utf-8").splitlines())
     ]
-    for path in sorted((REPO / "tests" / "eval").glob(OWN_SETS)):
+    for path in own_files():
         for q in load_questions(path):
             if q.type == "in" and q.context is None:
                 found.append((q.q, q.kind if q.kind in KINDS else "fact"))

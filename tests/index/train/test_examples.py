@@ -1,7 +1,9 @@
-"""The background's questions as off-topic training examples (index/train/examples.py)."""
+"""Training examples (index/train/examples.py): our development questions and follow-ups, the
+background's questions as off-topic ones."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -11,7 +13,7 @@ from index.answer.decide import EVIDENCE
 from index.build.background import background_questions
 from index.evaluate import public
 from index.text.language import detect_language
-from index.train.examples import collect_background
+from index.train.examples import collect, collect_background, own_set
 from tests.index.support import TINY_DOCS
 
 
@@ -31,3 +33,34 @@ def test_background_questions_are_off_topic_examples_judged_without_themselves(t
     assert all(not e.labels.any() for e in examples)
     again = collect_background(found, tmp_path)  # kept: read back, not examined again
     assert [e.id for e in again] == [e.id for e in examples]
+
+
+def _write(path: Path, rows: list[dict[str, object]]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+
+
+def test_our_sets_bring_the_dev_follow_ups_with_their_context_and_never_a_holdout(tmp_path: Path) -> None:
+    eval_dir = tmp_path / "tests" / "eval"
+    _write(eval_dir / "dev_a.jsonl", [{"id": "d1", "lang": "zh", "type": "in", "q": "苹果多少钱？", "facts": ["5 元"]}])
+    follow = {"id": "f1", "lang": "zh", "type": "in", "q": "那香蕉呢？", "context": "苹果多少钱？", "facts": ["3 元"]}
+    _write(eval_dir / "followups_dev.jsonl", [follow])
+    _write(eval_dir / "followups_holdout.jsonl", [{**follow, "id": "f2"}])
+    _write(eval_dir / "holdout_a.jsonl", [{"id": "h1", "lang": "zh", "type": "out", "q": "天气如何？"}])
+    found = own_set(tmp_path)
+    assert found is not None
+    assert [(q.id, q.context, q.gold) for q in found.questions] == [
+        ("d1", None, ("5 元",)),
+        ("f1", "苹果多少钱？", ("3 元",)),
+    ]
+
+
+@pytest.mark.model
+def test_a_follow_up_is_examined_with_the_question_before_it(tmp_path: Path) -> None:
+    asked = public.PublicQuestion("f", "zh", "那香蕉呢？", ("3 元",), "in", "notes.md", context="苹果每斤多少钱？")
+    alone = public.PublicQuestion("a", "zh", "那香蕉呢？", ("3 元",), "in", "notes.md")
+    found = public.PublicSet("tiny", documents=dict(TINY_DOCS), questions=[asked, alone])
+    follow_up, by_itself = collect(found, tmp_path, "own")
+    assert follow_up.labels.any()  # the price passage is found from the thread
+    assert follow_up.matrix.shape[1] == by_itself.matrix.shape[1]
+    assert not np.array_equal(follow_up.evidence, by_itself.evidence)
