@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from index.answer.model import MODEL_FILE
 from index.answer.understand import understand
 from index.config import IndexSettings, load_settings
 from index.evaluate import public
@@ -115,6 +116,8 @@ def collect(
     """Index the set's corpus under ``work`` and examine every question (kept in ``work``: the same
     set examined by the same code is read back)."""
     identity = (public_set.name, public_set.questions, _folder_digest(settings.corpus_dir) if settings else "")
+    if any(q.context is not None for q in public_set.questions):  # a follow-up reads the model's answer before
+        identity += (hashlib.sha256(MODEL_FILE.read_bytes()).hexdigest(),)
     folder, cache = _kept(work, public_set, "examples", identity)
     if cache.is_file():
         return pickle.loads(cache.read_bytes())
