@@ -233,6 +233,16 @@ class Grounding:
             return True
         return key in {stem(w) for w in self.glossed_words(source)} | {stem(w.lower()) for w in _WORD.findall(source)}
 
+    def held(self, word: str, source: str) -> bool:
+        """``source`` says ``word``: in any form word_in reads; a Chinese word also when the source
+        writes it in English (性能 → performance)."""
+        if self.word_in(word, source):
+            return True
+        if not _HAN.fullmatch(word):
+            return False
+        glossed = {w.lower() for w in _WORD.findall(self.lexicon.get(word, "")) if w.lower() not in EN_STOPWORDS}
+        return bool(glossed & {w.lower() for w in _WORD.findall(source)})
+
     def support(self, sentence: str, sources: Sequence[str]) -> float:
         """The largest share of the sentence's content words and quantities (not a name's version
         number) one source sentence, or up to three in a row, holds."""
@@ -247,7 +257,7 @@ class Grounding:
             windows = own + [a + b for a, b in itertools.pairwise(own)]
             windows += ["".join(own[i : i + 3]) for i in range(len(own) - 2)]
             for candidate in windows:
-                held = sum(1 for w in words if self.word_in(w, candidate))
+                held = sum(1 for w in words if self.held(w, candidate))
                 known = stated_numbers(candidate)
                 held += sum(1 for m in stated if matches(m, known))
                 best = max(best, held / (len(words) + len(stated)))
