@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from index.answer.model import MODEL_FILE
 from index.answer.understand import understand
 from index.config import IndexSettings, load_settings
 from index.evaluate import public
@@ -32,6 +31,7 @@ from index.evaluate.protocol import gold_spans, indexed, squeezed
 from index.text.language import QuestionError
 
 if TYPE_CHECKING:
+    from index.answer.understand import Query
     from index.engine import Engine
 
 REPO = Path(__file__).resolve().parents[2]
@@ -116,8 +116,6 @@ def collect(
     """Index the set's corpus under ``work`` and examine every question (kept in ``work``: the same
     set examined by the same code is read back)."""
     identity = (public_set.name, public_set.questions, _folder_digest(settings.corpus_dir) if settings else "")
-    if any(q.context is not None for q in public_set.questions):  # a follow-up reads the model's answer before
-        identity += (hashlib.sha256(MODEL_FILE.read_bytes()).hexdigest(),)
     folder, cache = _kept(work, public_set, "examples", identity)
     if cache.is_file():
         return pickle.loads(cache.read_bytes())
@@ -129,10 +127,8 @@ def collect(
     for question in public_set.questions:
         try:
             query = understand(question.q)
-            if question.context is not None:  # a follow-up, as a thread asks it (and what was answered before)
-                query = engine.recall(
-                    snapshot, engine.understand(stored, question.q, question.context), settings.top_k, "hybrid"
-                )
+            if question.context is not None:  # a follow-up, as a thread asks it
+                query = _recalled(engine, engine.understand(stored, question.q, question.context), settings.top_k)
         except QuestionError:
             continue
         examined = engine.examine(snapshot, query, settings.top_k, "hybrid")
@@ -155,6 +151,24 @@ def collect(
         )
     cache.write_bytes(pickle.dumps(examples))
     return examples
+
+
+def _recalled(engine: Engine, query: Query, k: int) -> Query:
+    """A follow-up that says "that" with what was said before it, as training reads it: the sentence
+    retrieval ranks best for the question before. The engine takes the answer's sentences, which
+    only an answer model can choose: the committed one would make each training depend on the last."""
+    if not query.recalls:
+        return query
+    snapshot = engine.snapshot
+    stored = snapshot.stored
+    previous = engine.understand(stored, query.earlier[-1], query.earlier[:-1])
+    if previous.kind != "content":
+        return query
+    scores = engine.examine(snapshot, previous, k, "hybrid", describe=False).outcome.sentence_scores
+    if not scores:
+        return query
+    best = max(scores, key=lambda s: (scores[s], -s))
+    return dataclasses.replace(query, said=(stored.sentence_text(stored.sentences[best]),))
 
 
 def collect_background(

@@ -64,3 +64,17 @@ def test_a_follow_up_is_examined_with_the_question_before_it(tmp_path: Path) -> 
     assert follow_up.labels.any()  # the price passage is found from the thread
     assert follow_up.matrix.shape[1] == by_itself.matrix.shape[1]
     assert not np.array_equal(follow_up.evidence, by_itself.evidence)
+
+
+@pytest.mark.model
+def test_a_follow_up_saying_that_carries_the_sentence_retrieval_found_for_the_question_before(tmp_path: Path) -> None:
+    """Training can't ask the answer model it is making what was said: retrieval's best sentence stands in."""
+    from index.train.examples import _engine, _recalled
+
+    engine = _engine(public.PublicSet("tiny", documents=dict(TINY_DOCS)), tmp_path / "tiny", None)
+    stored = engine.snapshot.stored
+    query = _recalled(engine, engine.understand(stored, "它为什么这么便宜？", "香蕉每斤多少钱？"), 5)
+    texts = [stored.sentence_text(s) for s in stored.sentences]
+    assert len(query.said) == 1 and query.said[0] in texts and "元" in query.said[0]
+    alone = engine.understand(stored, "香蕉为什么这么便宜？", None)
+    assert _recalled(engine, alone, 5) == alone  # nothing before it: nothing said
