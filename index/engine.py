@@ -244,11 +244,9 @@ class Engine:
     def recall(self, snapshot: Snapshot, query: Query, k: int, mode: Mode) -> Query:
         """A follow-up that says "that" or "he" carries what the answer before it quoted: the
         engine is deterministic, so that answer is found again from the conversation."""
-        if not query.recalls:
-            return query
         stored = snapshot.stored
-        previous = self.understand(stored, query.earlier[-1], query.earlier[:-1])
-        if previous.kind != "content":
+        previous = self.question_before(stored, query)
+        if previous is None:
             return query
         examined = self.examine(snapshot, previous, k, mode)
         ranked = self.rank(examined)
@@ -256,6 +254,14 @@ class Engine:
             return query  # the answer before declined: nothing was said
         chosen = choose(stored, ranked, self.model.second_ratio, self.extend(examined, ranked))
         return dataclasses.replace(query, said=tuple(stored.sentence_text(stored.sentences[s]) for s in chosen))
+
+    def question_before(self, stored: StoredIndex, query: Query) -> Query | None:
+        """The question a follow-up saying "that" or "he" leans on, when it asked about the article's
+        content (None: nothing to recall)."""
+        if not query.recalls:
+            return None
+        previous = self.understand(stored, query.earlier[-1], query.earlier[:-1])
+        return previous if previous.kind == "content" else None
 
     def examine(self, snapshot: Snapshot, query: Query, k: int, mode: Mode, describe: bool = True) -> Examined:
         """Retrieve for a question and describe its candidate answers (the steps before scoring;

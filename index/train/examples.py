@@ -126,8 +126,9 @@ def collect(
     examples = []
     for question in public_set.questions:
         try:
-            query = understand(question.q)
-            if question.context is not None:  # a follow-up, as a thread asks it
+            if question.context is None:
+                query = understand(question.q)
+            else:  # a follow-up, as a thread asks it
                 query = _recalled(engine, engine.understand(stored, question.q, question.context), settings.top_k)
         except QuestionError:
             continue
@@ -157,12 +158,10 @@ def _recalled(engine: Engine, query: Query, k: int) -> Query:
     """A follow-up that says "that" with what was said before it, as training reads it: the sentence
     retrieval ranks best for the question before. The engine takes the answer's sentences, which
     only an answer model can choose: the committed one would make each training depend on the last."""
-    if not query.recalls:
-        return query
     snapshot = engine.snapshot
     stored = snapshot.stored
-    previous = engine.understand(stored, query.earlier[-1], query.earlier[:-1])
-    if previous.kind != "content":
+    previous = engine.question_before(stored, query)
+    if previous is None:
         return query
     scores = engine.examine(snapshot, previous, k, "hybrid", describe=False).outcome.sentence_scores
     if not scores:
