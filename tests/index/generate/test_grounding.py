@@ -52,7 +52,7 @@ VERIFIER_SETS = {
     "verifier_blind4.jsonl": (0.70, 1),
     "verifier_blind5.jsonl": (0.87, 2),
     "verifier_blind6.jsonl": (0.77, 12),
-    "verifier_blind7.jsonl": (0.81, 5),
+    "verifier_blind7.jsonl": (0.81, 6),
 }
 
 
