@@ -3,8 +3,9 @@
 What a small model gets wrong is checked one way each:
 - every number, with its magnitude, unit and bound (index/text/numbers.py, index/text/bounds.py), must occur
   in a cited passage: "320 billion" for 320 亿, "100,000" for 100 万 and "at least 75.6%" for
-  最高 75.6% are refused, "up to 75.6% at best" and "about US$60 billion" are not; and it must not
-  stand beside the label of another of the passage's numbers (input and output prices swapped);
+  最高 75.6% are refused, "up to 75.6% at best" and "about US$60 billion" are not — or be worked out of
+  their numbers (a gap, a total, a ratio, a count of listed items: index/text/derived.py); and it must
+  not stand beside the label of another of the passage's numbers (input and output prices swapped);
 - every name — a Latin-script one (a capitalised word inside a sentence, a word with digits or
   inner capitals, an acronym) or a Chinese proper noun — must occur in a cited passage, or in the
   lexicon's English for one of its words (马斯克 → Elon Musk): "Python and JavaScript" is refused;
@@ -33,6 +34,7 @@ from index.generate.placement import (
     stated_numbers,
 )
 from index.text.bounds import matches
+from index.text.derived import item_counts, worked_out
 from index.text.numbers import MONTHS, identifiers
 from index.text.stopwords import EN_STOPWORDS
 from index.text.tokens import tokenize
@@ -256,10 +258,11 @@ class Grounding:
             own = source_sentences(source)
             windows = own + [a + b for a, b in itertools.pairwise(own)]
             windows += ["".join(own[i : i + 3]) for i in range(len(own) - 2)]
+            counts = item_counts(source)
             for candidate in windows:
                 held = sum(1 for w in words if self.held(w, candidate))
                 known = stated_numbers(candidate)
-                held += sum(1 for m in stated if matches(m, known))
+                held += sum(1 for m in stated if matches(m, known) or worked_out(m, known, counts))
                 best = max(best, held / (len(words) + len(stated)))
         return best
 
@@ -302,10 +305,11 @@ class Grounding:
         found: list[Problem] = []
         plain = _plain(answer)
         known = [k for text in everything for k in stated_numbers(text)]
+        counts = frozenset().union(*(item_counts(text) for text in everything))
         for m in stated_numbers(plain, everything):
             if m.quantity.text in _ARTICLE_NUMERALS or m.quantity.spelled:
                 continue  # 一个比喻 is "a metaphor", "first" a word as often: no number to check
-            if not matches(m, known):
+            if not matches(m, known) and not worked_out(m, known, counts):
                 found.append(Problem("number", m.quantity.text))
         for name in self.names(answer):
             if not self.name_supported(name, everything):

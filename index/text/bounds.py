@@ -169,7 +169,7 @@ def mentions(text: str) -> list[Mention]:
     return found
 
 
-def _unit(q: Quantity) -> Decimal:
+def unit_of(q: Quantity) -> Decimal:
     """One step of the last digit written: 75.6% → 0.1, 1.5 billion → 100 million, 80 → 1."""
     digits = re.search(r"\d[\d,]*(?:\.\d+)?", q.text)
     if digits is None or q.value is None:
@@ -203,7 +203,7 @@ def states(stated: Mention, source: Mention) -> bool:
         return False
     assert s.value is not None and v.value is not None
     gap = abs(s.value - v.value)
-    if "about" in stated.qualifiers and (gap <= _unit(s) / 2 or gap <= abs(v.value) * _APPROXIMATE_SHARE):
+    if "about" in stated.qualifiers and (gap <= unit_of(s) / 2 or gap <= abs(v.value) * _APPROXIMATE_SHARE):
         return agree
     if len(compared) != 1 or not agree or gap > abs(s.value) * _INEQUALITY_SHARE:
         return False
@@ -217,4 +217,4 @@ def matches(stated: Mention, known: Sequence[Mention]) -> list[Mention]:
     return [k for k in exact or known if states(stated, k)]
 
 
-__all__ = ["COMPARISONS", "DIRECTIONS", "Mention", "matches", "mention", "mentions", "states"]
+__all__ = ["COMPARISONS", "DIRECTIONS", "Mention", "matches", "mention", "mentions", "states", "unit_of"]

@@ -122,7 +122,7 @@ _HEADING_ORDINAL = re.compile(r"(?:^|\n)\s*([一二三四五六七八九十]+)�
 _PER_MAGNITUDE = re.compile(r"每\s*(?P<mag>百万|千万|万亿|亿|万|千|百)")
 # a word with letters and digits in it is a name (K2.5, H100, v3.1, kimi-k2p5-rl-0317)
 _IDENTIFIER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-.]*[A-Za-z0-9]")
-_UNIT_SUFFIXED = re.compile(rf"(?:{_DIGITS})(?:{_MAG_EN}|x|st|nd|rd|th|bn)", re.IGNORECASE)
+_UNIT_SUFFIXED = re.compile(rf"(?:{_DIGITS})(?:{_MAG_EN}|x|-?fold|st|nd|rd|th|bn)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

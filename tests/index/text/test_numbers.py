@@ -44,6 +44,7 @@ def test_chinese_quantities_render_in_english(text: str, english: str) -> None:
         ("320 billion parameters", "number", Decimal("3.2E11")),
         ("25 times larger", "factor", Decimal(25)),
         ("a 25x jump", "factor", Decimal(25)),
+        ("grew 2.5-fold", "factor", Decimal("2.5")),  # a number with its unit, not a name like K2.5
         ("85 percent", "percent", Decimal(85)),
         ("1.5B parameters", "number", Decimal("1.5E9")),
         ("a million users", "number", Decimal(10**6)),
