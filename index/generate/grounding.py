@@ -152,6 +152,11 @@ class Grounding:
     _glossed: dict[str, frozenset[str]] = field(default_factory=dict)
 
     @cached_property
+    def _english_stems(self) -> frozenset[str]:
+        """The vocabulary's words by their stems: an inflected word opening a sentence ("Sharded") is one."""
+        return frozenset(stem(w) for w in self.english)
+
+    @cached_property
     def _longest(self) -> int:
         return max((len(w) for w in self.lexicon), default=1)
 
@@ -187,7 +192,8 @@ class Grounding:
                 acronym = bool(re.search(r"[A-Z]{2,}", word)) and not self._known(lower)
                 mixed = bool(re.search(r"\d", word)) or bool(re.search(r"[a-z][A-Z]", word)) or acronym
                 capital = word[:1].isupper() and not re.fullmatch(r"[A-Z]{2,}s?", word)
-                common = lower in self.english or lower in EN_STOPWORDS or lower in _FRAME
+                common = lower in self.english or stem(lower) in self._english_stems or lower in EN_STOPWORDS
+                common = common or lower in _FRAME
                 if mixed or (capital and not (position == 0 and common)):
                     found.append(word)
         found += [w for w in _cjk_proper_nouns(text)]
