@@ -37,7 +37,7 @@ from index.text.bounds import matches
 from index.text.derived import item_counts, worked_out
 from index.text.numbers import MONTHS, identifiers
 from index.text.stopwords import EN_STOPWORDS
-from index.text.tokens import tokenize
+from index.text.tokens import chinese_words, tokenize
 
 if TYPE_CHECKING:
     from index.build.store import StoredIndex
@@ -227,7 +227,7 @@ class Grounding:
             lower = match.group().lower()
             if lower not in EN_STOPWORDS and lower not in _FRAME and len(lower) > 1 and lower != "s":
                 words.append(match.group())
-        words += [w for w in tokenize(" ".join(_HAN.findall(plain))) if len(w) > 1]
+        words += [w for w in chinese_words(plain) if len(w) > 1]
         return list(dict.fromkeys(w.lower() if not _HAN.search(w) else w for w in words))
 
     def word_in(self, word: str, source: str) -> bool:

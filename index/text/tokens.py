@@ -116,6 +116,17 @@ def _cut(run: str) -> list[str]:
         return [w for w in jieba.lcut_for_search(run) if w.strip()]
 
 
+def chinese_words(text: str) -> list[str]:
+    """The Chinese words of ``text`` cut once each (jieba's precise mode, the tech terms whole), no
+    stopwords: what a sentence says word by word, where tokenize() also yields a compound's parts
+    (强化学习 → 强化, 化学, 学习, 强化学习) for search."""
+    jieba = _jieba()
+    runs = re.findall(r"[\u3400-\u9fff]+", unicodedata.normalize("NFKC", text))
+    with _jieba_lock:
+        cut = [w for run in runs for w in jieba.lcut(run)]
+    return [w for w in cut if w.strip() and w not in ZH_STOPWORDS]
+
+
 def tokenize(text: str, drop_stopwords: bool = True) -> list[str]:
     text = unicodedata.normalize("NFKC", text).lower()
     tokens: list[str] = []

@@ -49,13 +49,13 @@ MODEL_ID = "有开发者在 API 里直接看到了模型 ID：accounts/anysphere
 # its second half, vi-076 on, never read: 0.67 → 0.73, 2 wrong both times).
 VERIFIER_SETS = {
     "verifier_dev.jsonl": (0.93, 0),
-    "verifier_holdout.jsonl": (0.94, 0),
+    "verifier_holdout.jsonl": (0.93, 0),
     "verifier_blind2.jsonl": (0.83, 1),
     "verifier_blind3.jsonl": (0.90, 1),
-    "verifier_blind4.jsonl": (0.73, 1),
+    "verifier_blind4.jsonl": (0.74, 1),
     "verifier_blind5.jsonl": (0.88, 2),
-    "verifier_blind6.jsonl": (0.80, 11),
-    "verifier_blind7.jsonl": (0.81, 6),
+    "verifier_blind6.jsonl": (0.82, 11),
+    "verifier_blind7.jsonl": (0.83, 4),
     "verifier_blind8.jsonl": (0.74, 8),
 }
 
@@ -195,6 +195,11 @@ def test_a_right_answer_with_a_bound_is_shown(writer) -> None:  # type: ignore[n
     fake.script(Reply.text(reply))
     result = engine.ask("What did Composer 2.5 score on SWE-bench Verified?")
     assert result.generation == "shown" and result.answer.startswith(reply), result.answer  # a hedge may follow
+
+
+def test_a_chinese_compound_counts_once(grounding: Grounding) -> None:
+    # 强化学习 is one word to hold, not four (强化, 化学, 学习 and itself)
+    assert grounding.content_words("做了大规模强化学习。") == ["大规模", "强化学习"]
 
 
 def test_a_chinese_word_is_held_by_a_source_that_writes_it_in_english(grounding: Grounding) -> None:
