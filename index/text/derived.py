@@ -49,24 +49,31 @@ def _arithmetic(stated: Mention, a: Mention, b: Mention) -> list[Decimal]:
     return [abs(x - y)] + ([x + y] if a.quantity.kind != "percent" else [])
 
 
-def _complement(stated: Mention, share: Mention) -> Decimal | None:
-    """The rest of a share a source writes as a fraction: "90% cheaper" of a cost of 1/10."""
-    if stated.quantity.kind != "percent" or share.quantity.kind != "fraction" or share.quantity.value is None:
-        return None
-    return 100 - share.quantity.value
+def _of_share(stated: Mention, share: Mention) -> list[Decimal]:
+    """What a share a source writes as a fraction may be said as: the rest of it ("90% cheaper" of a
+    cost of 1/10), or a multiple ("0.1 times the cost"). Not its inverse: "ten times cheaper" and a
+    wrong "ten times the cost" differ only in a word."""
+    value = share.quantity.value
+    if share.quantity.kind != "fraction" or value is None or value <= 0:
+        return []
+    if stated.quantity.kind == "percent":
+        return [100 - value]
+    if stated.quantity.kind == "factor":
+        return [value / 100]
+    return []
 
 
 def arithmetic(stated: Mention, known: Sequence[Mention]) -> bool:
     """``stated`` is worked out of the ``known`` quantities: a gap or a total of two of them, a ratio,
-    the rest of a share; exactly, or rounded when it says so ("about 5 points"). Nothing worked out
-    is stated as a bound: "up to 1.6 points" is no arithmetic."""
+    the rest of a share or the share as a multiple; exactly, or rounded when it says so ("about 5
+    points"). Nothing worked out is stated as a bound: "up to 1.6 points" is no arithmetic."""
     s = stated.quantity
     if s.value is None or s.value <= 0 or stated.directions:
         return False
     tolerance = unit_of(s) / 2 if "about" in stated.qualifiers else Decimal(0)
     values = [k for k in known if k.quantity.value is not None and k.quantity.kind != "date"]
     candidates = [v for a, b in itertools.combinations(values, 2) for v in _arithmetic(stated, a, b)]
-    candidates += [v for k in values if (v := _complement(stated, k)) is not None]
+    candidates += [v for k in values for v in _of_share(stated, k)]
     return any(v > 0 and abs(v - s.value) <= tolerance for v in candidates)
 
 

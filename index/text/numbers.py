@@ -12,7 +12,7 @@ Pure functions; decimals are exact (``Decimal``).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 from typing import Literal
 
@@ -122,6 +122,11 @@ _HEADING_ORDINAL = re.compile(r"(?:^|\n)\s*([一二三四五六七八九十]+)�
 _PER_MAGNITUDE = re.compile(r"每\s*(?P<mag>百万|千万|万亿|亿|万|千|百)")
 # a word with letters and digits in it is a name (K2.5, H100, v3.1, kimi-k2p5-rl-0317)
 _IDENTIFIER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-.]*[A-Za-z0-9]")
+# the cents after "two dollars": "fifty", "50 cents"; not a count of something ("5 dollars 30 tokens")
+_CENTS = re.compile(
+    rf"\s+(?:and\s+)?(?P<n>{_EN_NUMBER_WORD}|\d{{2}})\b(?:\s+cents?\b|(?=\s*(?:[^\w\s]|$|(?:per|for|each|an?)\b)))",
+    re.IGNORECASE,
+)
 _UNIT_SUFFIXED = re.compile(rf"(?:{_DIGITS})(?:{_MAG_EN}|x|-?fold|st|nd|rd|th|bn)", re.IGNORECASE)
 
 
@@ -338,7 +343,32 @@ def quantities(text: str) -> list[Quantity]:
         q = _number(match, text)
         if q is not None:
             add(q)
-    return sorted(found, key=lambda q: q.start)
+    return _with_cents(sorted(found, key=lambda q: q.start), text)
+
+
+def _with_cents(found: list[Quantity], text: str) -> list[Quantity]:
+    """Dollars said with their cents after them: "two dollars fifty", "2 dollars and 50 cents" is 2.50."""
+    merged: list[Quantity] = []
+    for q in found:
+        last = merged[-1] if merged else None
+        cents = _CENTS.match(text, last.end) if last is not None else None
+        if (
+            last is not None
+            and cents is not None
+            and cents.end("n") == q.end
+            and last.kind == "money"
+            and re.search(r"dollars?$", last.text, re.IGNORECASE)
+            and q.kind == "number"
+            and q.value is not None
+            and q.value == q.value.to_integral_value()
+            and 0 < q.value < 100
+        ):
+            assert last.value is not None
+            end = cents.end()
+            merged[-1] = replace(last, value=last.value + q.value / 100, end=end, text=text[last.start : end], places=2)
+            continue
+        merged.append(q)
+    return merged
 
 
 # -- comparing -------------------------------------------------------------------------------------

@@ -50,12 +50,12 @@ MODEL_ID = "有开发者在 API 里直接看到了模型 ID：accounts/anysphere
 VERIFIER_SETS = {
     "verifier_dev.jsonl": (0.93, 0),
     "verifier_holdout.jsonl": (0.93, 0),
-    "verifier_blind2.jsonl": (0.83, 1),
+    "verifier_blind2.jsonl": (0.84, 1),
     "verifier_blind3.jsonl": (0.90, 1),
-    "verifier_blind4.jsonl": (0.74, 1),
+    "verifier_blind4.jsonl": (0.75, 1),
     "verifier_blind5.jsonl": (0.88, 2),
-    "verifier_blind6.jsonl": (0.82, 11),
-    "verifier_blind7.jsonl": (0.83, 4),
+    "verifier_blind6.jsonl": (0.83, 11),
+    "verifier_blind7.jsonl": (0.84, 4),
     "verifier_blind8.jsonl": (0.74, 8),
 }
 

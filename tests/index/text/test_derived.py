@@ -37,6 +37,8 @@ def _stated(text: str):  # type: ignore[no-untyped-def]
         ("输入价是输出价的 5 倍", PRICES, False),
         ("roughly 90% cheaper", "成本是其他前沿模型的 1/10。", True),
         ("roughly 80% cheaper", "成本是其他前沿模型的 1/10。", False),
+        ("only 0.1 times the cost", "成本是其他前沿模型的 1/10。", True),
+        ("ten times the cost", "成本是其他前沿模型的 1/10。", False),  # the inverse, said either way
         ("a total of 133.4%", TABLE, False),  # percentages have no total
     ],
 )

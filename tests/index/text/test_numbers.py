@@ -49,11 +49,17 @@ def test_chinese_quantities_render_in_english(text: str, english: str) -> None:
         ("1.5B parameters", "number", Decimal("1.5E9")),
         ("a million users", "number", Decimal(10**6)),
         ("three things", "number", Decimal(3)),
+        ("two dollars fifty, output", "money", Decimal("2.5")),  # the cents said after the dollars
+        ("2 dollars and 50 cents", "money", Decimal("2.5")),
     ],
 )
 def test_english_quantities(text: str, kind: str, value: Decimal) -> None:
     (q,) = quantities(text)
     assert (q.kind, q.value) == (kind, value)
+
+
+def test_a_count_after_dollars_is_no_cents() -> None:
+    assert [q.text for q in quantities("5 dollars 30 tokens")] == ["5 dollars", "30"]
 
 
 def test_english_dates() -> None:
