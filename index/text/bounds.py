@@ -53,7 +53,8 @@ _AFTER: dict[Qualifier, tuple[str, ...]] = {
 }
 # a superlative a few words before the number makes it the bound: "its best score was 75.6%"
 _SUPERLATIVE = re.compile(
-    r"(?:\b(?:best(?:-case)?|highest|maximum|peak|top)\b(?:\s+[A-Za-z][\w.]*){0,3}\s+(?:was|is|of|reached|hits?)"
+    r"(?:\b(?:best(?:-case)?|highest|maximum|peak|top)\b(?:\s+[A-Za-z][\w.\-]*){0,3}"
+    r"(?:\s+(?:was|is|of|reached|hits?)|(?P<apposition>\s*[,(（]))"  # "its best result, 64.8%", "… score (64.8%)"
     r"|\b(?:best(?:-case)?|highest|maximum|peak)|(?:最好|最高|最佳)\w{0,3})\s*$",
     re.IGNORECASE,
 )
@@ -145,7 +146,7 @@ def mention(text: str, q: Quantity) -> Mention:
     spans = ([(start, q.start)] if before else []) + ([(q.end, after[-1][1])] if after else [])
     offset = max(0, start - 60)
     superlative = _SUPERLATIVE.search(text[offset:start])
-    if superlative and not _CLAUSE_END.search(text[offset:start]):
+    if superlative and (superlative.group("apposition") or not _CLAUSE_END.search(text[offset:start])):
         qualifiers.add("upper")
         spans.append((offset + superlative.start(), offset + superlative.end()))
     return Mention(q, frozenset(qualifiers), tuple(spans))

@@ -53,7 +53,7 @@ VERIFIER_SETS = {
     "verifier_blind2.jsonl": (0.84, 1),
     "verifier_blind3.jsonl": (0.90, 1),
     "verifier_blind4.jsonl": (0.75, 1),
-    "verifier_blind5.jsonl": (0.88, 2),
+    "verifier_blind5.jsonl": (0.89, 2),
     "verifier_blind6.jsonl": (0.83, 11),
     "verifier_blind7.jsonl": (0.84, 4),
     "verifier_blind8.jsonl": (0.74, 8),

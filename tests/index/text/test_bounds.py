@@ -27,6 +27,9 @@ def _qualifiers(text: str) -> list[set[str]]:
         ("约为 63%", [{"about"}]),
         ("85% 左右", [{"about"}]),
         ("between 63.2% and 64.8%", [{"range"}, {"range"}]),
+        ("its best SWE-bench Verified result is 75.6%", [{"upper"}]),
+        ("The best run, 64.8%, is 1.6 points above", [{"upper"}, set()]),  # the number it names, in apposition
+        ("The best CursorBench v3.1 score (64.8%) tops 63.2%", [{"upper"}, set()]),
         ("the best model scored 70.2%", [set()]),  # a superlative of something else
         ("scored 70.2%", [set()]),
     ],
