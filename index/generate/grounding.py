@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from index.english.dictionary import stem, tech_term_keys
+from index.english.dictionary import dictionary_entries, stem, tech_term_keys
 from index.generate.placement import (
     comparable_kind,
     quantity_spans,
@@ -211,7 +211,20 @@ class Grounding:
             return True
         if _HAN.search(name):
             return False
-        return lower in self.glossed_words("\n".join(sources))
+        return lower in self.glossed_words("\n".join(sources)) or lower in self._senses("\n".join(sources))
+
+    def _senses(self, text: str) -> frozenset[str]:
+        """Every word of every common sense the dictionary gives the Chinese words of ``text``: a
+        capitalised common word is a name only when no sense says it (地表, "the earth's surface":
+        "strongest on Earth")."""
+        tokens = {t for t in tokenize(text) if _HAN.fullmatch(t)}
+        return frozenset(
+            w.lower()
+            for entries in dictionary_entries(tokens).values()
+            for pinyin, definitions in entries
+            if not pinyin[:1].isupper()
+            for w in _WORD.findall(definitions)
+        )
 
     # -- sentences ----------------------------------------------------------------------------
     def content_words(self, sentence: str) -> list[str]:

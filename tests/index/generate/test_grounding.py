@@ -52,10 +52,10 @@ VERIFIER_SETS = {
     "verifier_holdout.jsonl": (0.93, 0),
     "verifier_blind2.jsonl": (0.84, 1),
     "verifier_blind3.jsonl": (0.90, 1),
-    "verifier_blind4.jsonl": (0.75, 1),
-    "verifier_blind5.jsonl": (0.89, 2),
-    "verifier_blind6.jsonl": (0.83, 11),
-    "verifier_blind7.jsonl": (0.84, 4),
+    "verifier_blind4.jsonl": (0.76, 1),
+    "verifier_blind5.jsonl": (0.90, 2),
+    "verifier_blind6.jsonl": (0.85, 11),
+    "verifier_blind7.jsonl": (0.85, 4),
     "verifier_blind8.jsonl": (0.74, 8),
 }
 
@@ -125,6 +125,12 @@ def test_right_answers_in_many_phrasings_pass_and_wrong_numbers_never(grounding:
 def test_a_name_may_come_through_the_lexicon(grounding: Grounding) -> None:
     assert "Musk" in grounding.names("Cursor said that Musk backs it [1].")
     assert grounding.name_supported("Musk", [BUYOUT])  # 马斯克 → Elon Musk
+
+
+def test_a_capitalised_common_word_may_come_through_any_sense(grounding: Grounding) -> None:
+    source = "马斯克那套「地表最强超算」。"
+    assert grounding.name_supported("Earth", [source])  # 地表: "the earth's surface", beside "the surface"
+    assert not grounding.name_supported("Mars", [source])
 
 
 def test_sentence_initial_words_are_no_names(grounding: Grounding) -> None:
