@@ -201,7 +201,7 @@ def _english_line_metrics(metrics: Metrics, answerable: list[tuple[EvalQuestion,
     english = [(q, r) for q, r in answerable if q.lang == "en"]
     if not english:
         return
-    from index.text.numbers import unsupported_quantities
+    from index.text.bounds import unsupported_quantities
 
     answered = [(q, r) for q, r in english if not r.abstained]
     if answered:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Literal
 
-from index.text.numbers import Quantity, quantities, same_quantity
+from index.text.numbers import Quantity, quantities
 
 Qualifier = Literal["upper", "lower", "about", "range", "less", "more"]
 DIRECTIONS = frozenset({"upper", "lower"})  # a bound the text states: the maximum, the minimum
@@ -170,6 +170,41 @@ def mentions(text: str) -> list[Mention]:
     return found
 
 
+def _as_percent(q: Quantity) -> Decimal | None:
+    return q.value if q.kind in ("percent", "fraction") else None
+
+
+def same_quantity(stated: Quantity, source: Quantity) -> bool:
+    """Whether ``stated`` (e.g. in a generated answer) says what ``source`` (in a passage) says:
+    the same value with the same magnitude and a compatible kind. A bare number matches any
+    kind with its value (15 for 15 美元), and a year or day of a date."""
+    if stated.kind == "date" or source.kind == "date":
+        if stated.kind == "date" and source.kind == "date":
+            fields = (("year", stated.year), ("month", stated.month), ("day", stated.day))
+            return all(value is None or getattr(source, name) == value for name, value in fields) and any(
+                value is not None for _, value in fields
+            )
+        if stated.kind in ("number", "ordinal") and source.kind == "date" and stated.value is not None:
+            return stated.value in {Decimal(v) for v in (source.year, source.day) if v is not None}
+        return False
+    if stated.value is None or source.value is None:
+        return False
+    percent_a, percent_b = _as_percent(stated), _as_percent(source)
+    if percent_a is not None or percent_b is not None:
+        return percent_a is not None and percent_b is not None and percent_a == percent_b
+    if stated.value != source.value:
+        return False
+    if stated.kind == "money" and source.kind == "money":
+        return not stated.currency or not source.currency or stated.currency == source.currency
+    return stated.kind in ("number", "ordinal") or source.kind in ("number", "ordinal") or stated.kind == source.kind
+
+
+def unsupported_quantities(stated_text: str, sources: list[str]) -> list[Quantity]:
+    """The quantities of ``stated_text`` that no quantity of ``sources`` states."""
+    known = [q for text in sources for q in quantities(text)]
+    return [q for q in quantities(stated_text) if not any(same_quantity(q, k) for k in known)]
+
+
 def unit_of(q: Quantity) -> Decimal:
     """One step of the last digit written: 75.6% → 0.1, 1.5 billion → 100 million, 80 → 1."""
     digits = re.search(r"\d[\d,]*(?:\.\d+)?", q.text)
@@ -218,4 +253,15 @@ def matches(stated: Mention, known: Sequence[Mention]) -> list[Mention]:
     return [k for k in exact or known if states(stated, k)]
 
 
-__all__ = ["COMPARISONS", "DIRECTIONS", "Mention", "matches", "mention", "mentions", "states", "unit_of"]
+__all__ = [
+    "COMPARISONS",
+    "DIRECTIONS",
+    "Mention",
+    "matches",
+    "mention",
+    "mentions",
+    "same_quantity",
+    "states",
+    "unit_of",
+    "unsupported_quantities",
+]

@@ -371,41 +371,4 @@ def _with_cents(found: list[Quantity], text: str) -> list[Quantity]:
     return merged
 
 
-# -- comparing -------------------------------------------------------------------------------------
-def _as_percent(q: Quantity) -> Decimal | None:
-    return q.value if q.kind in ("percent", "fraction") else None
-
-
-def same_quantity(stated: Quantity, source: Quantity) -> bool:
-    """Whether ``stated`` (e.g. in a generated answer) says what ``source`` (in a passage) says:
-    the same value with the same magnitude and a compatible kind. A bare number matches any
-    kind with its value (15 for 15 美元), and a year or day of a date."""
-    if stated.kind == "date" or source.kind == "date":
-        if stated.kind == "date" and source.kind == "date":
-            fields = (("year", stated.year), ("month", stated.month), ("day", stated.day))
-            return all(value is None or getattr(source, name) == value for name, value in fields) and any(
-                value is not None for _, value in fields
-            )
-        if stated.kind in ("number", "ordinal") and source.kind == "date" and stated.value is not None:
-            return stated.value in {Decimal(v) for v in (source.year, source.day) if v is not None}
-        return False
-    if stated.value is None or source.value is None:
-        return False
-    percent_a, percent_b = _as_percent(stated), _as_percent(source)
-    if percent_a is not None or percent_b is not None:
-        return percent_a is not None and percent_b is not None and percent_a == percent_b
-    if stated.value != source.value:
-        return False
-    if stated.kind == "money" and source.kind == "money":
-        return not stated.currency or not source.currency or stated.currency == source.currency
-    return stated.kind in ("number", "ordinal") or source.kind in ("number", "ordinal") or stated.kind == source.kind
-
-
-def unsupported_quantities(stated_text: str, sources: list[str]) -> list[Quantity]:
-    """The quantities of ``stated_text`` that no quantity of ``sources`` states."""
-    known = [q for text in sources for q in quantities(text)]
-    return [q for q in quantities(stated_text) if not any(same_quantity(q, k) for k in known)]
-
-
-__all__ = ["MONTHS", "ORDINAL_NOUNS", "Quantity", "identifiers", "quantities", "same_quantity",
-           "unsupported_quantities"]  # fmt: skip
+__all__ = ["MONTHS", "ORDINAL_NOUNS", "Quantity", "identifiers", "quantities"]

@@ -7,7 +7,8 @@ from decimal import Decimal
 import pytest
 
 from index.text.amounts import render, renderings
-from index.text.numbers import quantities, same_quantity, unsupported_quantities
+from index.text.bounds import same_quantity, unsupported_quantities
+from index.text.numbers import quantities
 
 
 @pytest.mark.parametrize(
