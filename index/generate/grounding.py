@@ -150,6 +150,7 @@ class Grounding:
     glossary: Mapping[str, list[str]]
     english: frozenset[str] = frozenset()
     _glossed: dict[str, frozenset[str]] = field(default_factory=dict)
+    _sensed: dict[str, frozenset[str]] = field(default_factory=dict)
 
     @cached_property
     def _english_stems(self) -> frozenset[str]:
@@ -217,14 +218,16 @@ class Grounding:
         """Every word of every common sense the dictionary gives the Chinese words of ``text``: a
         capitalised common word is a name only when no sense says it (地表, "the earth's surface":
         "strongest on Earth")."""
-        tokens = {t for t in tokenize(text) if _HAN.fullmatch(t)}
-        return frozenset(
-            w.lower()
-            for entries in dictionary_entries(tokens).values()
-            for pinyin, definitions in entries
-            if not pinyin[:1].isupper()
-            for w in _WORD.findall(definitions)
-        )
+        if text not in self._sensed:
+            tokens = {t for t in tokenize(text) if _HAN.fullmatch(t)}
+            self._sensed[text] = frozenset(
+                w.lower()
+                for entries in dictionary_entries(tokens).values()
+                for pinyin, definitions in entries
+                if not pinyin[:1].isupper()
+                for w in _WORD.findall(definitions)
+            )
+        return self._sensed[text]
 
     # -- sentences ----------------------------------------------------------------------------
     def content_words(self, sentence: str) -> list[str]:

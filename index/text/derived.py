@@ -1,9 +1,9 @@
 """Quantities an answer works out from its sources rather than copies: the gap, total or ratio of two
 of their numbers ("1.6 percentage points above", 贵 12.5 美元, "6 倍"), the rest of a share ("90%
-cheaper" of 1/10 the cost) and how many things a source lists ("three
-benchmarks" of a table with three rows, 三家 of 「DeepSeek、Qwen、Llama」). A generated answer compares
-and counts; what it works out is checked by doing the arithmetic, not by looking for it as written.
-Pure functions over ``index.text.bounds.Mention``.
+cheaper" of 1/10 the cost) and how many things a source lists ("three benchmarks" of a table with
+three rows, 三家 of 「DeepSeek、Qwen、Llama」). A generated answer compares and counts; what it works
+out is checked by doing the arithmetic, not by looking for it as written. Pure functions over
+``index.text.bounds.Mention``.
 """
 
 from __future__ import annotations
@@ -114,8 +114,8 @@ def counted(stated: Mention, counts: frozenset[int]) -> bool:
 
 
 def worked_out(stated: Mention, known: Sequence[Mention], counts: frozenset[int]) -> bool:
-    """Whether an answer works ``stated`` out from its sources: a gap between two of their numbers,
-    or how many things one lists."""
+    """Whether an answer works ``stated`` out from its sources: by arithmetic on their numbers, or
+    by counting what one lists."""
     return counted(stated, counts) or arithmetic(stated, known)
 
 
