@@ -31,6 +31,7 @@ from index.answer.messages import message
 from index.answer.model import AnswerModel, Decision, load_model
 from index.answer.passages import cited_first, empty_result, retrieved
 from index.answer.question_kind import KindModel, load_kinds
+from index.answer.question_type import opens_with_pronoun
 from index.answer.smalltalk import small_talk_reply
 from index.answer.understand import Conversation, Query, understand
 from index.answer.units import list_item
@@ -81,6 +82,7 @@ class Examined:
     seconds: tuple[float, float]  # embedding, search
     vector: np.ndarray  # the question's own (not steered toward the corpus's words)
     view: str = "glossed"  # the corpus's English view (StoredIndex.english_view)
+    refers: tuple[bool, ...] = ()  # whether each candidate opens with a pronoun (question_type.opens_with_pronoun)
 
 
 class Engine:
@@ -302,8 +304,9 @@ class Engine:
             passages = [stored.chunks[h.chunk].text for h in outcome.hits]
             evidence = retrieval_evidence(outcome, terms, stored.background, own, query.language, query.text, passages)
         seconds = (t1 - t0, time.perf_counter() - t1 + t0 - begun)  # embedding; search and the rest
+        refers = tuple(opens_with_pronoun(stored.sentence_text(stored.sentences[c.sentence])) for c in found)
         return Examined(
-            query, outcome, found, matrix, terms, evidence, item, bool(focus), seconds, own, stored.english_view
+            query, outcome, found, matrix, terms, evidence, item, bool(focus), seconds, own, stored.english_view, refers
         )
 
     def rank(self, examined: Examined) -> list[tuple[int, float]]:
@@ -326,7 +329,9 @@ class Engine:
         score = dict(ranked)
         probabilities = np.array([score[c.sentence] for c in examined.candidates])
         model = self.model
-        return extension(examined.candidates, examined.matrix, probabilities, model.extender, model.extend_threshold)
+        return extension(
+            examined.candidates, examined.matrix, probabilities, model.extender, model.extend_threshold, examined.refers
+        )
 
     @cached_property
     def kinds(self) -> KindModel | None:

@@ -19,11 +19,12 @@ OFFSETS = (-1, 1, 2)
 
 
 def neighbours(
-    passages: Sequence[int], matrix: np.ndarray, probabilities: np.ndarray
+    passages: Sequence[int], matrix: np.ndarray, probabilities: np.ndarray, refers: Sequence[bool] = ()
 ) -> tuple[int, list[tuple[int, int]], np.ndarray]:
     """The best candidate, its neighbours as (candidate, offset), and one EXTEND_FEATURES row each.
     ``passages``: each candidate's passage rank; candidates of a passage are in document order, so
-    a neighbour is the candidate next to the best in the same passage (headings are no candidates)."""
+    a neighbour is the candidate next to the best in the same passage (headings are no candidates).
+    ``refers``: whether each candidate opens with a pronoun (question_type.opens_with_pronoun)."""
     if len(probabilities) == 0:
         return -1, [], np.zeros((0, len(EXTEND_FEATURES)), dtype=np.float32)
     order = np.argsort(-probabilities, kind="stable")
@@ -41,7 +42,8 @@ def neighbours(
         if not same_passage(other) or (offset == 2 and not same_passage(best + 1)):
             continue
         p_best, p_other = float(probabilities[best]), float(probabilities[other])
-        head = [offset, p_best, p_other, p_other / max(p_best, 1e-9), rank[other]]
+        opens = float(refers[other]) if len(refers) > other else 0.0
+        head = [offset, p_best, p_other, p_other / max(p_best, 1e-9), rank[other], opens]
         found.append((other, offset))
         rows.append(np.concatenate([np.array(head, dtype=np.float32), matrix[best], matrix[other]]))
     matrix_out = np.stack(rows).astype(np.float32) if rows else np.zeros((0, len(EXTEND_FEATURES)), dtype=np.float32)
@@ -63,12 +65,13 @@ def extension(
     probabilities: np.ndarray,
     extender: Trees | None,
     threshold: float,
+    refers: Sequence[bool] = (),
 ) -> list[int]:
     """The sentences the best candidate's answer unit takes in besides itself. ``probabilities``:
     the scorer's, one per candidate; ``extender``: Trees over EXTEND_FEATURES (None: no model)."""
     if extender is None or len(candidates) < 2:
         return []
-    _, found, rows = neighbours([c.passage_rank for c in candidates], matrix, probabilities)
+    _, found, rows = neighbours([c.passage_rank for c in candidates], matrix, probabilities, refers)
     if not found:
         return []
     chance = extender.probability(rows)

@@ -129,6 +129,7 @@ EXTEND_FEATURES = (
     "neighbour_probability",
     "probability_ratio",
     "neighbour_rank",
+    "neighbour_refers_back",
     *(f"best_{name}" for name in CANDIDATE_FEATURES),
     *(f"neighbour_{name}" for name in CANDIDATE_FEATURES),
 )

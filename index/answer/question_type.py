@@ -80,3 +80,28 @@ _HELD_PATTERNS: dict[str, re.Pattern[str]] = {
 def held_vector(text: str) -> tuple[float, ...]:
     """What a sentence holds, one flag per HELD (read once per sentence, not once per question)."""
     return tuple(1.0 if _HELD_PATTERNS[name].search(text) else 0.0 for name in HELD)
+
+
+# English pronouns, personal and demonstrative (a closed class): a sentence opening with one speaks of
+# what the sentence before it named ("This is paving the way…", "It was founded…")
+_EN_PRONOUNS = frozenset(
+    ["this", "that", "these", "those", "it", "its", "they", "their", "them", "he", "his", "him", "she", "her", "such"]
+)
+_OPENING = re.compile(r"^[\s•·\-*–「『“\"(（]*(?P<word>[A-Za-z]+|[\u3400-\u9fff]{1,4})")
+
+
+@lru_cache(maxsize=131072)
+def opens_with_pronoun(text: str) -> bool:
+    """The sentence opens with a pronoun (jieba's tag r for Chinese: 这, 他们, 该; an English personal
+    or demonstrative one): it goes on about what the sentence before it named, as a conclusion or an
+    explanation does ("这是在为潜在的收购铺路")."""
+    opening = _OPENING.match(text)
+    if opening is None:
+        return False
+    word = opening.group("word")
+    if word.isascii():
+        return word.lower() in _EN_PRONOUNS
+    import jieba.posseg
+
+    first = next(iter(jieba.posseg.cut(word)), None)
+    return first is not None and first.flag == "r"

@@ -53,6 +53,7 @@ class Example:
     labels: np.ndarray  # which candidates hold a gold answer
     evidence: np.ndarray  # retrieval evidence (decide.EVIDENCE)
     view: str = "glossed"  # the corpus's English: word-for-word glosses, or verified renderings
+    refers: tuple[bool, ...] = ()  # whether each candidate opens with a pronoun (the extend step reads it)
 
 
 # what examining a question depends on: a change to any of these files examines the questions anew
@@ -148,6 +149,7 @@ def collect(
                 labels,
                 examined.evidence,
                 examined.view,
+                examined.refers,
             )
         )
     cache.write_bytes(pickle.dumps(examples))

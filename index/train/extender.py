@@ -30,7 +30,7 @@ def extender_rows(
     weights = question_weights([e for e, _ in usable], lambda e: (e.language,))
     x, y, w, folds = [], [], [], []
     for (example, p), weight in zip(usable, weights, strict=True):
-        _, found, rows = neighbours(example.matrix[:, _PASSAGE].tolist(), example.matrix, p)
+        _, found, rows = neighbours(example.matrix[:, _PASSAGE].tolist(), example.matrix, p, example.refers)
         x.append(rows)
         y += [bool(example.labels[other]) for other, _ in found]
         w += [weight] * len(found)

@@ -37,6 +37,14 @@ def test_neighbours_stay_in_the_best_ones_passage() -> None:
     assert last[1] == [(0, -1)]  # the next candidate is another passage's
 
 
+def test_a_neighbour_opening_with_a_pronoun_says_so() -> None:
+    column = EXTEND_FEATURES.index("neighbour_refers_back")
+    probabilities = np.array([0.1, 0.9, 0.2])
+    _, found, rows = neighbours([0, 0, 0], matrix(3), probabilities, (False, False, True))
+    assert found == [(0, -1), (2, 1)] and rows[:, column].tolist() == [0.0, 1.0]
+    assert not neighbours([0, 0, 0], matrix(3), probabilities)[2][:, column].any()  # not told: none does
+
+
 def test_the_one_two_after_joins_only_with_the_one_between() -> None:
     found = [(0, -1), (2, 1), (3, 2)]
     assert kept(found, np.array([0.5, 0.1, 0.9]), 0.3) == [0]

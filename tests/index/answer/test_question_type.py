@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from index.answer.question_type import ASKED, HELD, asked_type, asked_vector, held_vector
+from index.answer.question_type import ASKED, HELD, asked_type, asked_vector, held_vector, opens_with_pronoun
 
 
 @pytest.mark.parametrize(
@@ -39,3 +39,19 @@ def test_held_vector() -> None:
     assert held["digit"] and held["year"] and held["date"] and held["percent"] and held["latin"] and held["reason"]
     assert not held["table_row"] and not held["colon_end"]
     assert dict(zip(HELD, held_vector("他们做了三件事："), strict=True))["colon_end"]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "opens"),
+    [
+        ("这是在为潜在的收购铺路。", True),  # goes on about what the sentence before named
+        ("他们做了三件事：", True),
+        ("「这 ID 基本等于 Kimi K2.5 + RL」", True),
+        ("It was founded in 1990.", True),
+        ("其实是用 Kimi K2.5 做的。", False),  # an adverb, not a pronoun
+        ("• 马斯克之前还从 Cursor 挖过人。", False),
+        ("The company was founded in 1990.", False),
+    ],
+)
+def test_a_sentence_opening_with_a_pronoun(sentence: str, opens: bool) -> None:
+    assert opens_with_pronoun(sentence) is opens
