@@ -212,7 +212,8 @@ class Grounding:
             return True
         if _HAN.search(name):
             return False
-        return lower in self.glossed_words("\n".join(sources)) or lower in self._senses("\n".join(sources))
+        joined = "\n".join(sources)
+        return lower in self.glossed_words(joined) or lower in self._senses(joined)
 
     def _senses(self, text: str) -> frozenset[str]:
         """Every word of every common sense the dictionary gives the Chinese words of ``text``: a

@@ -12,6 +12,7 @@ import itertools
 import re
 from collections.abc import Sequence
 from decimal import Decimal
+from functools import lru_cache
 
 from index.text.bounds import Mention, unit_of
 
@@ -77,9 +78,11 @@ def arithmetic(stated: Mention, known: Sequence[Mention]) -> bool:
     return any(v > 0 and abs(v - s.value) <= tolerance for v in candidates)
 
 
+@lru_cache(maxsize=4096)
 def item_counts(text: str) -> frozenset[int]:
     """How many things ``text`` lists, each way it may list them: the rows of a table (under its
-    header row), the items of a bulleted or numbered list, the items of an enumeration with 、."""
+    header row), the items of a bulleted or numbered list, the items of an enumeration with 、.
+    Read once per passage: the check asks it of each sentence an answer cites it for."""
     counts: set[int] = set()
     rows = bullets = 0
     for line in [*text.split("\n"), ""]:

@@ -21,6 +21,7 @@ _TOKEN = re.compile(
     r"[a-z0-9]+(?:[.\-/+][a-z0-9]+)*[%+]*"  # words, numbers, model names: 70.2% k2.5 swe-bench 1/10
     r"|[\u3400-\u9fff]+"  # a run of Han characters, cut by jieba
 )
+_HAN_RUN = re.compile(r"[\u3400-\u9fff]+")
 _GLUED = re.compile(r"([a-z]{3,})(\d+(?:\.\d+)?)")
 _NAME_PLURAL = re.compile(r"[a-z]+\d+s")
 _jieba_lock = threading.Lock()  # jieba's Tokenizer isn't thread-safe: one cut at a time
@@ -121,7 +122,7 @@ def chinese_words(text: str) -> list[str]:
     stopwords: what a sentence says word by word, where tokenize() also yields a compound's parts
     (强化学习 → 强化, 化学, 学习, 强化学习) for search."""
     jieba = _jieba()
-    runs = re.findall(r"[\u3400-\u9fff]+", unicodedata.normalize("NFKC", text))
+    runs = _HAN_RUN.findall(unicodedata.normalize("NFKC", text))
     with _jieba_lock:
         cut = [w for run in runs for w in jieba.lcut(run)]
     return [w for w in cut if w.strip() and w not in ZH_STOPWORDS]
