@@ -9,8 +9,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from index.text.bounds import Mention, mentions
-from index.text.numbers import Quantity
+from index.text.bounds import Mention, is_version, mentions
 from index.text.stopwords import EN_STOPWORDS
 
 _HAN = re.compile(r"[\u3400-\u9fff]+")
@@ -80,9 +79,3 @@ def source_numbers(source: str) -> list[SourceNumber]:
                 label = next((w[-4:] if _HAN.fullmatch(w) else w for w in reversed(words) if not _stop(w)), label)
                 found.append(SourceNumber(m, label))
     return found
-
-
-def is_version(text: str, q: Quantity) -> bool:
-    """A bare number right after a capitalised word is part of a name: Composer 2.5, Opus 4.7."""
-    before = re.search(r"([A-Za-z][A-Za-z0-9]*)\s*$", text[: q.start])
-    return q.kind == "number" and not q.scaled and bool(before) and before.group(1)[:1].isupper()  # type: ignore[union-attr]

@@ -1,6 +1,6 @@
 """What the words around a quantity say of it: an upper bound (最高 75.6%, "up to 75.6%", "75.6% at
-best", "its best score, 75.6%"), a lower bound (至少, 最低, "at least", "or more"), an approximation
-(约, "about", "左右"), or nothing.
+best", "its best score, 75.6%", "At best, it hits 75.6%"), a lower bound (至少, 最低, "at least", "or
+more"), an approximation (约, "about", "左右"), or nothing.
 
 Verification compares quantities by meaning: a value with its magnitude, kind and bounds. "Up to
 75.6%" says what "最高 75.6%" says; "at least 75.6%" and a plain "75.6%" don't; "about 60 billion" is
@@ -61,6 +61,15 @@ _SUPERLATIVE = re.compile(
 # "63.2–64.8%", "between 63.2% and 64.8%", "from 1 to 2", "63.2% 到 64.8%": both ends of one range
 _RANGE_JOIN = re.compile(r"\s*(?:-|–|—|~|～|to|and|至|到)\s*", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"[,;:，；：、。.!?！？]\s*$")
+# an upper bound said once for its clause, before it: "At best, Composer 2.5 hits 75.6%" ("At least,"
+# opening a clause is as often "anyway")
+_OPENING = re.compile(
+    r"(?:^|(?<=[;；.!?。！？]))\s*[\"'“‘(]?(?P<phrase>"
+    + "|".join(re.escape(p) for p in _AFTER["upper"] if " " in p)
+    + r")\s*,",
+    re.IGNORECASE,
+)
+_CLAUSE_STOP = re.compile(r"[;；.!?。！？](?:\s|$)")
 _APPROXIMATE_SHARE = Decimal("0.01")  # "about X" may also be within 1 % of the source's value
 _INEQUALITY_SHARE = Decimal("0.1")  # "over X" is true of a value above X by at most 10 %
 
@@ -167,7 +176,28 @@ def mentions(text: str) -> list[Mention]:
             first = replace(first, kind=high.quantity.kind, currency=high.quantity.currency)
         found[i] = Mention(first, low.qualifiers | {"range"}, low.spans)
         found[i + 1] = Mention(high.quantity, high.qualifiers | {"range"}, high.spans)
+    return _opened(text, found)
+
+
+def _opened(text: str, found: list[Mention]) -> list[Mention]:
+    """The first quantity of a clause that opens with an upper bound ("At best, …") takes it; a name's
+    version (Composer 2.5) is no quantity it can be said of."""
+    for opening in _OPENING.finditer(text):
+        stop = _CLAUSE_STOP.search(text, opening.end())
+        end = stop.start() if stop else len(text)
+        inside = [i for i, m in enumerate(found) if opening.end() <= m.quantity.start < end]
+        first = next((i for i in inside if not is_version(text, found[i].quantity)), None)
+        if first is None or found[first].directions:
+            continue
+        m = found[first]
+        found[first] = Mention(m.quantity, m.qualifiers | {"upper"}, (*m.spans, opening.span("phrase")))
     return found
+
+
+def is_version(text: str, q: Quantity) -> bool:
+    """A bare number right after a capitalised word is part of a name: Composer 2.5, Opus 4.7."""
+    before = re.search(r"([A-Za-z][A-Za-z0-9]*)\s*$", text[: q.start])
+    return q.kind == "number" and not q.scaled and bool(before) and before.group(1)[:1].isupper()  # type: ignore[union-attr]
 
 
 def _as_percent(q: Quantity) -> Decimal | None:
@@ -257,6 +287,7 @@ __all__ = [
     "COMPARISONS",
     "DIRECTIONS",
     "Mention",
+    "is_version",
     "matches",
     "mention",
     "mentions",

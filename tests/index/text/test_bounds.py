@@ -32,6 +32,9 @@ def _qualifiers(text: str) -> list[set[str]]:
         ("The best CursorBench v3.1 score (64.8%) tops 63.2%", [{"upper"}, set()]),
         ("the best model scored 70.2%", [set()]),  # a superlative of something else
         ("scored 70.2%", [set()]),
+        ("At best, Composer 2.5 hits 75.6%; its score is 70.2%", [set(), {"upper"}, set()]),  # said for its clause
+        ("It scored 70.2%. At its peak, 75.6%", [set(), {"upper"}]),
+        ("At least, it scored 70.2%", [set()]),  # "at least" opening a clause is as often "anyway"
     ],
 )
 def test_qualifiers(text: str, qualifiers: list[set[str]]) -> None:
