@@ -34,7 +34,7 @@ from index.generate.placement import (
     stated_numbers,
 )
 from index.text.bounds import matches
-from index.text.derived import item_counts, worked_out
+from index.text.derived import item_counts, lone_numerals, worked_out
 from index.text.numbers import MONTHS, identifiers
 from index.text.stopwords import EN_STOPWORDS
 from index.text.tokens import chinese_words, tokenize
@@ -281,11 +281,11 @@ class Grounding:
             own = source_sentences(source)
             windows = own + [a + b for a, b in itertools.pairwise(own)]
             windows += ["".join(own[i : i + 3]) for i in range(len(own) - 2)]
-            counts = item_counts(source)
+            counts, numerals = item_counts(source), lone_numerals(source)
             for candidate in windows:
                 held = sum(1 for w in words if self.held(w, candidate))
                 known = stated_numbers(candidate)
-                held += sum(1 for m in stated if matches(m, known) or worked_out(m, known, counts))
+                held += sum(1 for m in stated if matches(m, known) or worked_out(m, known, counts, numerals))
                 best = max(best, held / (len(words) + len(stated)))
         return best
 
@@ -329,10 +329,11 @@ class Grounding:
         plain = _plain(answer)
         known = [k for text in everything for k in stated_numbers(text)]
         counts = frozenset().union(*(item_counts(text) for text in everything))
+        numerals = frozenset().union(*(lone_numerals(text) for text in everything))
         for m in stated_numbers(plain, everything):
             if m.quantity.text in _ARTICLE_NUMERALS or m.quantity.spelled:
                 continue  # 一个比喻 is "a metaphor", "first" a word as often: no number to check
-            if not matches(m, known) and not worked_out(m, known, counts):
+            if not matches(m, known) and not worked_out(m, known, counts, numerals):
                 found.append(Problem("number", m.quantity.text))
         for name in self.names(answer):
             if not self.name_supported(name, everything):

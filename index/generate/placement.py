@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from index.text.bounds import Mention, is_version, mentions
 from index.text.stopwords import EN_STOPWORDS
@@ -32,7 +32,8 @@ def spaced(text: str) -> str:
 def stated_numbers(text: str, sources: Sequence[str] | None = None) -> list[Mention]:
     """The quantities of ``text`` with their qualifiers, versions left out: in a source, a bare number
     after a capitalised word (Composer 2.5); in an answer (``sources`` given), only such a name the
-    sources write ("Composer 3" is a number to check, "Because 3 layers" too)."""
+    sources write ("Composer 3" is a number to check, "Because 3 layers" too). After a word the sources
+    don't write, the number is a position, not a count or a version: "Stage 2" says 阶段二, not 两件事."""
     found = []
     for m in mentions(text):
         if not m.qualifiers and is_version(text, m.quantity):
@@ -42,6 +43,8 @@ def stated_numbers(text: str, sources: Sequence[str] | None = None) -> list[Ment
             written = re.compile(rf"\b{re.escape(name.lower())} {re.escape(m.quantity.text)}(?![\d.]\d)")
             if any(written.search(spaced(source)) for source in sources):
                 continue
+            if not any(re.search(rf"\b{re.escape(name.lower())}\b", spaced(source)) for source in sources):
+                m = replace(m, quantity=replace(m.quantity, kind="ordinal"))
         found.append(m)
     return found
 

@@ -195,19 +195,29 @@ def _opened(text: str, found: list[Mention]) -> list[Mention]:
 
 
 def is_version(text: str, q: Quantity) -> bool:
-    """A bare number right after a capitalised word is part of a name: Composer 2.5, Opus 4.7."""
+    """A bare number right after a capitalised word is part of a name: Composer 2.5, Opus 4.7 (not a
+    Chinese numeral: "Llama 三个例子" counts)."""
     before = re.search(r"([A-Za-z][A-Za-z0-9]*)\s*$", text[: q.start])
-    return q.kind == "number" and not q.scaled and bool(before) and before.group(1)[:1].isupper()  # type: ignore[union-attr]
+    return q.kind == "number" and not q.scaled and q.text.isascii() and bool(before) and before.group(1)[:1].isupper()  # type: ignore[union-attr]
 
 
 def _as_percent(q: Quantity) -> Decimal | None:
     return q.value if q.kind in ("percent", "fraction") else None
 
 
+def _month_day(q: Quantity) -> tuple[int, int] | None:
+    """A fraction written as a short date ("5/18" of 5 月 18 日; read day first too); None if it can't be one."""
+    parts = re.fullmatch(r"(\d{1,2})/(\d{1,2})", q.text) if q.kind == "fraction" else None
+    if parts is None:
+        return None
+    month, day = int(parts.group(1)), int(parts.group(2))
+    return (month, day) if 1 <= month <= 12 and 1 <= day <= 31 else None
+
+
 def same_quantity(stated: Quantity, source: Quantity) -> bool:
     """Whether ``stated`` (e.g. in a generated answer) says what ``source`` (in a passage) says:
     the same value with the same magnitude and a compatible kind. A bare number matches any
-    kind with its value (15 for 15 美元), and a year or day of a date."""
+    kind with its value (15 for 15 美元), a year or day of a date, and a short date ("5/18") its date."""
     if stated.kind == "date" or source.kind == "date":
         if stated.kind == "date" and source.kind == "date":
             fields = (("year", stated.year), ("month", stated.month), ("day", stated.day))
@@ -216,7 +226,7 @@ def same_quantity(stated: Quantity, source: Quantity) -> bool:
             )
         if stated.kind in ("number", "ordinal") and source.kind == "date" and stated.value is not None:
             return stated.value in {Decimal(v) for v in (source.year, source.day) if v is not None}
-        return False
+        return source.kind == "date" and _month_day(stated) in {(source.month, source.day), (source.day, source.month)}
     if stated.value is None or source.value is None:
         return False
     percent_a, percent_b = _as_percent(stated), _as_percent(source)

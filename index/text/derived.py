@@ -18,6 +18,7 @@ from index.text.bounds import Mention, unit_of
 
 _BULLET = re.compile(r"^\s*(?:[•·*–-]\s|\d+[.、)]\s*|[一二三四五六七八九十]+、)")
 _ENUMERATION = re.compile(r"[^，,。；;：:！？!?\n「」『』“”（）()]+(?:、[^，,。；;：:！？!?\n「」『』“”（）()]+)+")
+_NUMERALS = "一二三四五六七八九十"
 _MAX_COUNT = 20  # a count an answer makes of a list: "three benchmarks", not "85 things"
 
 
@@ -116,10 +117,36 @@ def counted(stated: Mention, counts: frozenset[int]) -> bool:
     )
 
 
-def worked_out(stated: Mention, known: Sequence[Mention], counts: frozenset[int]) -> bool:
-    """Whether an answer works ``stated`` out from its sources: by arithmetic on their numbers, or
-    by counting what one lists."""
-    return counted(stated, counts) or arithmetic(stated, known)
+@lru_cache(maxsize=4096)
+def lone_numerals(text: str) -> frozenset[int]:
+    """The small numbers ``text`` writes as a Chinese numeral standing as a word of its own, after
+    what it numbers (阶段二 "stage two"), which a number's reading leaves to the words around it.
+    Not 一, as often "once" or "a" (一叠加) as a number."""
+    import jieba
+
+    return frozenset(_NUMERALS.index(word) + 1 for word in jieba.cut(text) if word in _NUMERALS[1:])
 
 
-__all__ = ["arithmetic", "counted", "item_counts", "worked_out"]
+def numbered(stated: Mention, numerals: frozenset[int]) -> bool:
+    """``stated`` is a position a source writes as a lone numeral (第二阶段, "Stage 2" of 阶段二); a
+    count isn't (两件事 is not what 阶段二 says)."""
+    s = stated.quantity
+    return (
+        s.kind == "ordinal"
+        and not s.scaled
+        and not stated.qualifiers
+        and s.value is not None
+        and s.value == s.value.to_integral_value()
+        and int(s.value) in numerals
+    )
+
+
+def worked_out(
+    stated: Mention, known: Sequence[Mention], counts: frozenset[int], numerals: frozenset[int] = frozenset()
+) -> bool:
+    """Whether an answer works ``stated`` out from its sources: by arithmetic on their numbers, by
+    counting what one lists, or by reading a numeral one writes without digits."""
+    return counted(stated, counts) or numbered(stated, numerals) or arithmetic(stated, known)
+
+
+__all__ = ["arithmetic", "counted", "item_counts", "lone_numerals", "numbered", "worked_out"]

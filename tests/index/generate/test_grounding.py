@@ -24,6 +24,7 @@ RUMOUR = (
     "我先说结论：传闻属实。"
 )
 
+STAGE = "阶段二：大规模强化学习（RL）\n\n这是 Cursor 真正下功夫的地方。他们做了三件事："
 TABLE = (
     "基准测试\tComposer 2.5\t对比\nSWE-bench Verified\t70.2%（最高 75.6%）\t显著提升\n"
     "SWE-bench Multilingual\t73.7%\t行业顶尖"
@@ -102,6 +103,12 @@ def grounding(engine) -> Grounding:  # type: ignore[no-untyped-def]
         ("Cursor used the model kimi-k2p5-rl-0713-s515-fast [1].", MODEL_ID, "name not in the cited passages: 0713"),
         ("Yes, the rumour is true: Composer 2 is built on Moonshot's Kimi K2.5 [1].", RUMOUR, None),
         ("The rumour came from Moonshot's founder Yang Zhilin [1].", RUMOUR, "name not in the cited passages: Yang"),
+        ("Stage 2 is large-scale RL, where Cursor did three things [1].", STAGE, None),  # 阶段二
+        ("第二阶段是大规模强化学习，Cursor 做了三件事[1]。", STAGE, None),
+        ("Stage 4 is large-scale RL, where Cursor did three things [1].", STAGE, "number not in the cited passages: 4"),
+        ("In large-scale RL, Cursor did two things [1].", STAGE, "number not"),  # a count, not 阶段二's position
+        ("Cursor 在大规模强化学习阶段做了两件事[1]。", STAGE, "number not"),
+        ("In Composer 2's RL, Cursor did three things [1].", f"{STAGE}Composer 2.5", "number not"),  # a version
     ],
 )
 def test_problems(grounding: Grounding, answer: str, source: str, problem: str | None) -> None:

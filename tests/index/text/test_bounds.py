@@ -75,3 +75,10 @@ def test_money_compares_by_currency_and_magnitude() -> None:
     cases = [("US$60 billion", True), ("about $60B", True), ("$600 billion", False), ("60 billion yuan", False)]
     for stated, right in cases:
         assert bool(matches(mentions(stated)[0], source)) is right, stated
+
+
+def test_a_short_date_is_the_date_it_writes() -> None:
+    source = mentions("5 月 18 日 Cursor 发布 Composer 2.5")
+    cases = [("released on 5/18", True), ("on 18/5", True), ("on 5/19", False), ("a 1/10 share", False)]
+    for stated, right in cases:
+        assert bool(matches(mentions(stated)[0], source)) is right, stated

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from index.text.bounds import mentions
-from index.text.derived import arithmetic, item_counts, worked_out
+from index.text.derived import arithmetic, item_counts, lone_numerals, worked_out
 
 TABLE = (
     "基准测试\tComposer 2.5\t对比\n"
@@ -67,3 +67,12 @@ def test_a_count_is_a_plain_whole_number() -> None:
     assert not worked_out(_stated("four benchmarks"), [], counts)
     assert not worked_out(_stated("at least three benchmarks"), [], counts)
     assert not worked_out(_stated("3%"), [], counts)
+
+
+def test_a_lone_numeral_is_the_number_it_writes() -> None:
+    numerals = lone_numerals("阶段二：大规模强化学习（RL）")
+    assert numerals == {2}
+    assert worked_out(_stated("第二阶段是大规模强化学习"), [], frozenset(), numerals)  # the position it names
+    assert not worked_out(_stated("第三阶段是大规模强化学习"), [], frozenset(), numerals)
+    assert not worked_out(_stated("做了两件事"), [], frozenset(), numerals)  # a count is no position
+    assert not lone_numerals("这三层关系一叠加，统一了一些看法")  # 一 is as often "once", "a"
