@@ -1,5 +1,5 @@
 """Quantities an answer works out from its sources rather than copies: the gap, total or ratio of two
-of their numbers ("1.6 percentage points above", 贵 12.5 美元, "6 倍"), the rest of a share ("90%
+of their numbers ("1.6 percentage points above", 贵 12.5 美元, "6 倍"), an average, the rest of a share ("90%
 cheaper" of 1/10 the cost) and how many things a source lists ("three benchmarks" of a table with
 three rows, 三家 of 「DeepSeek、Qwen、Llama」). A generated answer compares and counts; what it works
 out is checked by doing the arithmetic, not by looking for it as written. Pure functions over
@@ -65,10 +65,24 @@ def _of_share(stated: Mention, share: Mention) -> list[Decimal]:
     return []
 
 
+def _means(stated: Mention, values: Sequence[Mention]) -> list[Decimal]:
+    """The average of the sources' quantities of ``stated``'s kind ("an average of about 69%" of
+    63.2%, 70.2% and 73.7%): of all of them, and of those stated without a bound (a table's scores
+    without their best runs)."""
+    kind = [k for k in values if _same_kind(stated, k)]
+    plain = [k for k in kind if not k.directions]
+    found = []
+    for group in (kind, plain):
+        numbers = [k.quantity.value for k in group if k.quantity.value is not None]
+        if len(numbers) > 2:
+            found.append(sum(numbers, Decimal(0)) / len(numbers))
+    return found
+
+
 def arithmetic(stated: Mention, known: Sequence[Mention]) -> bool:
     """``stated`` is worked out of the ``known`` quantities: a gap or a total of two of them, a ratio,
-    the rest of a share or the share as a multiple; exactly, or rounded when it says so ("about 5
-    points"). Nothing worked out is stated as a bound: "up to 1.6 points" is no arithmetic."""
+    the rest of a share or the share as a multiple, an average; exactly, or rounded when it says so
+    ("about 5 points"). Nothing worked out is stated as a bound: "up to 1.6 points" is no arithmetic."""
     s = stated.quantity
     if s.value is None or s.value <= 0 or stated.directions:
         return False
@@ -76,6 +90,7 @@ def arithmetic(stated: Mention, known: Sequence[Mention]) -> bool:
     values = [k for k in known if k.quantity.value is not None and k.quantity.kind != "date"]
     candidates = [v for a, b in itertools.combinations(values, 2) for v in _arithmetic(stated, a, b)]
     candidates += [v for k in values for v in _of_share(stated, k)]
+    candidates += _means(stated, values)
     return any(v > 0 and abs(v - s.value) <= tolerance for v in candidates)
 
 

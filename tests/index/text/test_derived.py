@@ -76,3 +76,11 @@ def test_a_lone_numeral_is_the_number_it_writes() -> None:
     assert not worked_out(_stated("第三阶段是大规模强化学习"), [], frozenset(), numerals)
     assert not worked_out(_stated("做了两件事"), [], frozenset(), numerals)  # a count is no position
     assert not lone_numerals("这三层关系一叠加，统一了一些看法")  # 一 is as often "once", "a"
+
+
+def test_an_average_of_a_sources_quantities() -> None:
+    known = mentions(TABLE)
+    assert arithmetic(_stated("三项主要成绩平均约 69%"), known)  # 63.2, 70.2, 73.7: their best runs left out
+    assert arithmetic(_stated("the scores average about 69.5%"), known)  # all five
+    assert not arithmetic(_stated("三项主要成绩平均约 72%"), known)
+    assert not arithmetic(_stated("平均 69%"), known)  # 69.03 is no exact 69
