@@ -40,49 +40,21 @@ from index.english.renderings import (
     SIDECAR_SUFFIX,
     Rendering,
     Writer,
-    names,
     problems,
     read,
     sentence_key,
     sources,
-    spoken,
     target_language,
     write_file,
 )
 from index.errors import GenerationError, UsageError
-from index.generate.clauses import clauses_of, joined
 from index.generate.settings import LLMSettings
-from index.text.amounts import renderings
+from index.generate.translator import Item, Translator, marked, opening_names
 
 # 3: a sentence failing twice is asked clause by clause; 4: one that drops only the names it opens with
 # is asked again with the reply begun with them; 5: a list item is asked without its mark; 6: a rendering
 # names the people its sentence names in Chinese (renderings.PERSON_MISSING)
 PROMPT_VERSION = 6
-_LANGUAGE_NAMES = {"en": "English", "zh": "Simplified Chinese"}
-_SYSTEM = (
-    "You translate {source} into natural, fluent {target} for readers of an article about technology. "
-    "Translate each numbered line into one numbered {target} line, in the same order. Copy names, "
-    "numbers, amounts and words already in {target} exactly as they are written. Output only the "
-    "numbered {target} lines."
-)
-_RETRY = (
-    "Context, not to translate:\n{paragraph}\n\nTranslate only this sentence into one line of natural "
-    "{target}{keep}. An earlier translation had these problems: {problems}. Output only the translation.\n\n"
-    "{sentence}"
-)
-_NUMBERED = re.compile(r"^\s*(\d+)\s*[.)、:：]\s*(.+?)\s*$")
-# a list item's mark: read as "1. • …", the local model answered nothing for two of the article's items
-_LIST_MARK = re.compile(r"^\s*[•·▪◦‣*+\-]\s+")
-
-
-@dataclass(frozen=True)
-class Item:
-    """A sentence of the corpus to render, and where it is."""
-
-    key: str
-    text: str
-    language: str  # of the rendering
-    document: str  # the document's path in the corpus
 
 
 @dataclass
@@ -139,114 +111,6 @@ def model_id(llm: LLMSettings) -> str:
     return f"sha256:{digest.hexdigest()}"
 
 
-def prepared(text: str, language: str) -> str:
-    """A sentence as the model reads it: without a list item's mark, a table row's cells apart, amounts
-    already in English."""
-    text = _LIST_MARK.sub("", text, count=1)
-    if language == "en":
-        for written, english in _fixed(text):
-            text = text.replace(written, f" {english} ", 1)
-    return re.sub(r" {2,}", " ", text.replace("\t", " | ")).strip()
-
-
-def _fixed(text: str) -> list[tuple[str, str]]:
-    """(as written, in English) of the amounts a rendering must state, as the project renders them."""
-    kept = {q.text for q in spoken(text)}
-    return [(written, english) for written, english in renderings(text) if written in kept]
-
-
-class Translator:
-    """Asks the model for renderings through ``chat.completions.create`` (a local model or an endpoint)."""
-
-    def __init__(self, client: Any, llm: LLMSettings) -> None:
-        self.client = client
-        self.llm = llm
-
-    def _ask(self, system: str, user: str, budget: int, begun: str = "") -> str:
-        """The model's reply; ``begun``: the reply's start, sent as a last assistant message for the
-        model to go on from (a model served by llama.cpp does; another endpoint answers afresh)."""
-        messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
-        messages += [{"role": "assistant", "content": begun}] if begun else []
-        reply = self.client.chat.completions.create(
-            model=self.llm.model or "",
-            messages=messages,
-            max_tokens=min(self.llm.max_tokens * 4, budget),
-            temperature=0.0,
-        )
-        return str(reply.choices[0].message.content or "")
-
-    def paragraph(self, items: Sequence[Item]) -> list[str]:
-        """One rendering per item ("" where the reply has no line for it)."""
-        target = items[0].language
-        source = _LANGUAGE_NAMES["zh" if target == "en" else "en"]
-        system = _SYSTEM.format(source=source, target=_LANGUAGE_NAMES[target])
-        user = "\n".join(f"{n}. {prepared(item.text, target)}" for n, item in enumerate(items, 1))
-        lines: dict[int, str] = {}
-        for line in self._ask(system, user, _budget(user)).splitlines():
-            match = _NUMBERED.match(line)
-            if match and 1 <= int(match.group(1)) <= len(items):
-                lines.setdefault(int(match.group(1)), match.group(2))
-        return [lines.get(n, "") for n in range(1, len(items) + 1)]
-
-    def sentence(self, item: Item, paragraph: Sequence[Item], found: Sequence[str]) -> str:
-        """One sentence again, alone, with its paragraph as context and its problems named."""
-        target = _LANGUAGE_NAMES[item.language]
-        kept = [f"{written} = {english}" for written, english in _fixed(item.text)] if item.language == "en" else []
-        kept += names(item.text)
-        user = _RETRY.format(
-            paragraph=" ".join(i.text for i in paragraph),
-            target=target,
-            keep=f", writing these exactly so: {'; '.join(kept)}" if kept else "",
-            problems="; ".join(found),
-            sentence=prepared(item.text, item.language),
-        )
-        system = f"You are a careful translator into {target}."
-        lines = self._ask(system, user, _budget(item.text)).strip().splitlines()
-        return lines[0] if lines else ""
-
-    def led(self, item: Item, lead: str) -> str:
-        """One sentence alone, the reply begun with ``lead`` (another endpoint's whole reply is checked
-        as it is)."""
-        system = _SYSTEM.format(source=_LANGUAGE_NAMES["zh"], target=_LANGUAGE_NAMES[item.language])
-        user = f"1. {prepared(item.text, item.language)}"
-        lines = self._ask(system, user, _budget(item.text), begun=f"1. {lead}").strip().splitlines()
-        numbered = _NUMBERED.match(lines[0]) if lines else None
-        line = numbered.group(2) if numbered else (lines[0] if lines else "")
-        goes_on = line[:1].islower() or line[:1] in "'’,"  # only what follows the lead ("'s response …")
-        return f"{lead}{line}" if goes_on and not line.startswith(lead) else line
-
-    def clauses(self, item: Item) -> str:
-        """A Chinese sentence's clauses as numbered lines, with no paragraph to borrow from, joined
-        again with the sentence's own punctuation ("" when the reply lacks a clause)."""
-        parts = clauses_of(item.text)
-        made = self.paragraph([Item(item.key, part, item.language, item.document) for part, _ in parts])
-        if not all(made):
-            return ""
-        return joined([(line, mark) for line, (_, mark) in zip(made, parts, strict=True)])
-
-
-def _opening_names(text: str) -> str:
-    """The Latin-script words a Chinese sentence opens with ("Cursor CEO Michael Truell 的…"): its
-    English opens with them too, the subject, which a model asked plainly dropped."""
-    found = re.match(r"[A-Za-z][\w.+\-]*(?: [A-Za-z0-9][\w.+\-]*)*(?= ?[\u3400-\u9fff])", text.strip())
-    return found.group() if found else ""
-
-
-def _marked(source: str, line: str) -> str:
-    """A rendering of a list item with the item's mark, as its source has it (the model was asked
-    without it)."""
-    mark = _LIST_MARK.match(source)
-    if not mark or not line or _LIST_MARK.match(line):
-        return line
-    return f"{mark.group().strip()} {line}"
-
-
-def _budget(text: str) -> int:
-    """Tokens a translation of ``text`` may take: about two per character, so that a model caught
-    repeating itself stops soon (a Chinese character is about one English word's worth)."""
-    return 48 + 2 * len(text)
-
-
 def repaired(item: Item, text: str, lexicon: Mapping[str, str]) -> str | None:
     """A rendering whose one fault is Chinese the model left in it (对标, 门槛), those words glossed as
     the English line glosses them; None when it has other faults or still fails."""
@@ -281,12 +145,12 @@ def _render(
             third = repaired(item, third, lexicon) or third
             if third and not problems(item.text, third, item.language):
                 line, found = third, []
-        lead = _opening_names(item.text)
+        lead = opening_names(item.text)
         if found and item.language == "en" and lead and all(p.startswith(NAME_MISSING) for p in found):
             fourth = translator.led(item, lead)
             if fourth and not problems(item.text, fourth, item.language):
                 line, found = fourth, []
-        line = _marked(item.text, line)
+        line = marked(item.text, line)
         made.append(Rendering(key=item.key, source=item.text, language=item.language, text=line, model=model,
                               prompt=PROMPT_VERSION, verified=not found, problems=found))  # fmt: skip
     return made

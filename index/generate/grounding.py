@@ -26,6 +26,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from index.english.dictionary import dictionary_entries, stem, tech_term_keys
+from index.generate.cut import cited_numbers, sentences, source_sentences, unmarked
 from index.generate.placement import (
     comparable_kind,
     quantity_spans,
@@ -46,9 +47,6 @@ if TYPE_CHECKING:
 # ("CursorBench v3.1: 63.2%"), where a source's colon ends a lead-in
 _ANSWER_CLAUSE_BREAK = re.compile(r"[,;，；、\n]|\s(?:and|while|whereas|but)\s|\s*[（(]")
 MIN_SUPPORT = 0.6  # share of a sentence's content words one cited sentence must hold
-_MARKER = re.compile(r"\[(\d+)\]")
-_SENTENCE_END = re.compile(r"[.!?](?:\s*\[\d+\])*(?=\s|$)|[。！？](?:\s*\[\d+\])*|\n+")
-_SOURCE_SENTENCE = re.compile(r"(?<=[。！？!?；;\n])|(?<=\.)\s")
 _HAN = re.compile(r"[\u3400-\u9fff]+")
 _NEGATED = re.compile(r"n?['’]t\b")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:\.[A-Za-z0-9]+)*")  # K2.5, v3.1; "H100-class" is two, "Cursor's" one
@@ -103,43 +101,6 @@ class Problem:
         return f"{self.kind} not in the cited passages: {self.what}"
 
 
-def sentences(text: str) -> list[str]:
-    """An answer's sentences, each with the markers written after it ("… 70.2%. [1]")."""
-    found, at = [], 0
-    for match in _SENTENCE_END.finditer(text):
-        sentence = text[at : match.end()].strip()
-        if sentence:
-            found.append(sentence)
-        at = match.end()
-    rest = text[at:].strip()
-    return [*found, rest] if rest else found
-
-
-def cited_numbers(sentence: str) -> list[int]:
-    return [int(n) for n in _MARKER.findall(sentence)]
-
-
-def _plain(text: str) -> str:
-    return _MARKER.sub(" ", text)
-
-
-def source_sentences(text: str) -> list[str]:
-    """A passage's sentences; a table row with its table's header row (the column names)."""
-    found: list[str] = []
-    header: str | None = None
-    for line in text.split("\n"):
-        if "\t" in line:
-            if header is None:
-                header = line
-                found.append(line.strip())
-            else:
-                found.append(f"{header}\n{line}".strip())
-            continue
-        header = None
-        found += [s.strip() for s in _SOURCE_SENTENCE.split(line) if s.strip()]
-    return found
-
-
 @dataclass
 class Grounding:
     """The checks with one corpus's words: ``lexicon`` Chinese → English, ``glossary`` English
@@ -180,7 +141,7 @@ class Grounding:
     def names(self, text: str) -> list[str]:
         """The Latin-script names of an English text and the CJK proper nouns of any text."""
         found: list[str] = []
-        for sentence in sentences(_plain(text)):
+        for sentence in sentences(unmarked(text)):
             taken = quantity_spans(sentence)
             for position, match in enumerate(_WORD.finditer(sentence)):
                 if any(a <= match.start() < b for a, b in taken):
@@ -199,7 +160,7 @@ class Grounding:
                     found.append(word)
         found += [w for w in _cjk_proper_nouns(text)]
         # every part with digits of a code or name: kimi-k2p5-rl-0713 is not kimi-k2p5-rl-0317
-        found += [p for i in identifiers(_plain(text)) for p in re.split(r"[-_/]", i) if re.search(r"\d", p)]
+        found += [p for i in identifiers(unmarked(text)) for p in re.split(r"[-_/]", i) if re.search(r"\d", p)]
         return list(dict.fromkeys(found))
 
     def name_supported(self, name: str, sources: Sequence[str]) -> bool:
@@ -234,7 +195,7 @@ class Grounding:
     def content_words(self, sentence: str) -> list[str]:
         """A sentence's words that say something: no stopwords, no framing ("the article says"),
         no numbers or their bounds ("up to", "at best": checked as quantities)."""
-        plain = _plain(sentence)
+        plain = unmarked(sentence)
         for start, end in quantity_spans(plain):
             plain = plain[:start] + " " * (end - start) + plain[end:]
         words = []
@@ -272,7 +233,7 @@ class Grounding:
         """The largest share of the sentence's content words and quantities (not a name's version
         number) one source sentence, or up to three in a row, holds."""
         words = self.content_words(sentence)
-        stated = stated_numbers(_plain(sentence), sources)
+        stated = stated_numbers(unmarked(sentence), sources)
         if not words and not stated:
             return 1.0
         best = 0.0
@@ -295,8 +256,8 @@ class Grounding:
         2.50 美元; 70.2% on SWE-bench Multilingual when 70.2% is Verified's)."""
         known = [n for source in sources for n in source_numbers(source)]
         wrong = []
-        single = len([m for m in stated_numbers(_plain(sentence), sources) if not m.quantity.per]) == 1
-        for clause in _ANSWER_CLAUSE_BREAK.split(_plain(sentence)):
+        single = len([m for m in stated_numbers(unmarked(sentence), sources) if not m.quantity.per]) == 1
+        for clause in _ANSWER_CLAUSE_BREAK.split(unmarked(sentence)):
             words = self.content_words(clause)
             everywhere = self.content_words(sentence) if single or not words else []
             for m in stated_numbers(clause, sources):
@@ -326,7 +287,7 @@ class Grounding:
         passages don't say; empty when it is grounded."""
         everything = list(cited.values())
         found: list[Problem] = []
-        plain = _plain(answer)
+        plain = unmarked(answer)
         known = [k for text in everything for k in stated_numbers(text)]
         counts = frozenset().union(*(item_counts(text) for text in everything))
         numerals = frozenset().union(*(lone_numerals(text) for text in everything))
@@ -341,7 +302,7 @@ class Grounding:
         for sentence in sentences(answer):
             own = [cited[n] for n in cited_numbers(sentence) if n in cited] or everything
             if self.support(sentence, own) < MIN_SUPPORT:
-                found.append(Problem("sentence", _plain(sentence).strip()[:80]))
+                found.append(Problem("sentence", unmarked(sentence).strip()[:80]))
                 continue
             found += [Problem("number", f"{text} (said of something else)") for text in self.misplaced(sentence, own)]
         return found
@@ -416,7 +377,7 @@ def ungrounded_claims(stored: StoredIndex, result) -> list[str]:  # type: ignore
     cited = {c.chunk_id for c in result.citations}
     texts = {i + 1: p.text for i, p in enumerate(p for p in result.passages if p.chunk_id in cited)}
     # markers are renumbered in the shown answer: check against every cited passage
-    problems = grounding.problems(_MARKER.sub("", result.answer), texts) if texts else []
+    problems = grounding.problems(unmarked(result.answer, ""), texts) if texts else []
     return [str(p) for p in problems if p.kind in ("number", "name")]
 
 
@@ -425,9 +386,6 @@ __all__ = [
     "Grounding",
     "PassageVerifier",
     "Problem",
-    "cited_numbers",
-    "sentences",
-    "source_sentences",
     "ungrounded_claims",
     "verifier_of",
 ]

@@ -119,17 +119,22 @@ def item_counts(text: str) -> frozenset[int]:
     return frozenset(n for n in counts if 1 < n <= _MAX_COUNT)
 
 
-def counted(stated: Mention, counts: frozenset[int]) -> bool:
-    """``stated`` is a whole count of what a source lists ("three benchmarks", 三项)."""
+def _whole(stated: Mention, kind: str, values: frozenset[int]) -> bool:
+    """``stated`` is a plain whole quantity of ``kind`` (no bound, no magnitude) among ``values``."""
     s = stated.quantity
     return (
-        s.kind == "number"
+        s.kind == kind
         and not s.scaled
         and not stated.qualifiers
         and s.value is not None
         and s.value == s.value.to_integral_value()
-        and int(s.value) in counts
+        and int(s.value) in values
     )
+
+
+def counted(stated: Mention, counts: frozenset[int]) -> bool:
+    """``stated`` is a whole count of what a source lists ("three benchmarks", 三项)."""
+    return _whole(stated, "number", counts)
 
 
 @lru_cache(maxsize=4096)
@@ -145,15 +150,7 @@ def lone_numerals(text: str) -> frozenset[int]:
 def numbered(stated: Mention, numerals: frozenset[int]) -> bool:
     """``stated`` is a position a source writes as a lone numeral (第二阶段, "Stage 2" of 阶段二); a
     count isn't (两件事 is not what 阶段二 says)."""
-    s = stated.quantity
-    return (
-        s.kind == "ordinal"
-        and not s.scaled
-        and not stated.qualifiers
-        and s.value is not None
-        and s.value == s.value.to_integral_value()
-        and int(s.value) in numerals
-    )
+    return _whole(stated, "ordinal", numerals)
 
 
 def worked_out(

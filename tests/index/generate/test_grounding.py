@@ -10,7 +10,8 @@ import pytest
 
 from index.answer.english_line import lexicon_of
 from index.english.lexicon import english_vocabulary
-from index.generate.grounding import Grounding, sentences
+from index.generate.cut import sentences
+from index.generate.grounding import Grounding
 from index.generate.settings import LLMSettings
 from tests.fakeopenai import FakeOpenAI, Reply
 from tests.index.support import REPO
@@ -144,10 +145,6 @@ def test_sentence_initial_words_are_no_names(grounding: Grounding) -> None:
     assert grounding.names("The article says so. However, Cursor did [1].") == ["Cursor"]
     # an inflected word is a word too ("sharded" of "shard"); a name inside a sentence stays one
     assert grounding.names("Sharded Muon with dual-mesh HSDP [1].") == ["Muon", "HSDP"]
-
-
-def test_sentences_keep_their_markers() -> None:
-    assert sentences("One fact [1]. Two facts. [2][3] Three") == ["One fact [1].", "Two facts. [2][3]", "Three"]
 
 
 def test_a_preview_shows_grounded_sentences_only(grounding: Grounding) -> None:
