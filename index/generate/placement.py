@@ -35,15 +35,16 @@ def stated_numbers(text: str, sources: Sequence[str] | None = None) -> list[Ment
     sources write ("Composer 3" is a number to check, "Because 3 layers" too). After a word the sources
     don't write, the number is a position, not a count or a version: "Stage 2" says 阶段二, not 两件事."""
     found = []
+    lowered = [spaced(source) for source in sources or ()]
     for m in mentions(text):
         if not m.qualifiers and is_version(text, m.quantity):
             if sources is None:
                 continue
             name = re.search(r"[A-Za-z][A-Za-z0-9]*\s*$", text[: m.quantity.start]).group().strip()  # type: ignore[union-attr]
             written = re.compile(rf"\b{re.escape(name.lower())} {re.escape(m.quantity.text)}(?![\d.]\d)")
-            if any(written.search(spaced(source)) for source in sources):
+            if any(written.search(source) for source in lowered):
                 continue
-            if not any(re.search(rf"\b{re.escape(name.lower())}\b", spaced(source)) for source in sources):
+            if not any(re.search(rf"\b{re.escape(name.lower())}\b", source) for source in lowered):
                 m = replace(m, quantity=replace(m.quantity, kind="ordinal"))
         found.append(m)
     return found

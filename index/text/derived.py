@@ -144,7 +144,7 @@ def lone_numerals(text: str) -> frozenset[int]:
     Not 一, as often "once" or "a" (一叠加) as a number."""
     import jieba
 
-    return frozenset(_NUMERALS.index(word) + 1 for word in jieba.cut(text) if word in _NUMERALS[1:])
+    return frozenset(_NUMERALS.index(word) + 1 for word in jieba.cut(text) if len(word) == 1 and word in _NUMERALS[1:])
 
 
 def numbered(stated: Mention, numerals: frozenset[int]) -> bool:

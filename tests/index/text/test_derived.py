@@ -76,6 +76,7 @@ def test_a_lone_numeral_is_the_number_it_writes() -> None:
     assert not worked_out(_stated("第三阶段是大规模强化学习"), [], frozenset(), numerals)
     assert not worked_out(_stated("做了两件事"), [], frozenset(), numerals)  # a count is no position
     assert not lone_numerals("这三层关系一叠加，统一了一些看法")  # 一 is as often "once", "a"
+    assert not lone_numerals("人数七八，方案二三")  # a run of numerals ("seven or eight") is no lone one
 
 
 def test_an_average_of_a_sources_quantities() -> None:
