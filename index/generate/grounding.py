@@ -26,7 +26,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from index.english.dictionary import dictionary_entries, stem, tech_term_keys
-from index.generate.cut import cited_numbers, sentences, source_sentences, unmarked
+from index.generate.cut import NAME_WORD, cited_numbers, sentences, source_sentences, subject_names, unmarked
 from index.generate.placement import (
     comparable_kind,
     quantity_spans,
@@ -49,7 +49,7 @@ _ANSWER_CLAUSE_BREAK = re.compile(r"[,;，；、\n]|\s(?:and|while|whereas|but)\
 MIN_SUPPORT = 0.6  # share of a sentence's content words one cited sentence must hold
 _HAN = re.compile(r"[\u3400-\u9fff]+")
 _NEGATED = re.compile(r"n?['’]t\b")
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:\.[A-Za-z0-9]+)*")  # K2.5, v3.1; "H100-class" is two, "Cursor's" one
+_WORD = NAME_WORD
 # What an answer says about answering, not about the subject: "the article says", "according to".
 _FRAME = frozenset(
     [
@@ -105,11 +105,12 @@ class Problem:
 class Grounding:
     """The checks with one corpus's words: ``lexicon`` Chinese → English, ``glossary`` English
     stem → Chinese words, ``english`` the English vocabulary a sentence-initial capital is read
-    against ("The", "Cursor" the common noun)."""
+    against ("The", "Cursor" the common noun), ``subject`` the corpus's subject (cut.subject_names)."""
 
     lexicon: Mapping[str, str]
     glossary: Mapping[str, list[str]]
     english: frozenset[str] = frozenset()
+    subject: frozenset[str] = frozenset()
     _glossed: dict[str, frozenset[str]] = field(default_factory=dict)
     _sensed: dict[str, frozenset[str]] = field(default_factory=dict)
 
@@ -165,6 +166,8 @@ class Grounding:
 
     def name_supported(self, name: str, sources: Sequence[str]) -> bool:
         lower = name.lower()
+        if lower in self.subject:
+            return True
         forms = (lower, lower[:-1]) if lower.endswith("s") and len(lower) > 2 else (lower,)  # H100s
         if re.search(r"\d", name):  # K2 is not K2.5: a name with digits is matched whole
             written = re.compile("|".join(rf"(?<![\w.]){re.escape(f)}(?![\w]|\.\d)" for f in forms))
@@ -361,19 +364,21 @@ class PassageVerifier:
 # -- with one index version's words ------------------------------------------------------------
 def verifier_of(stored: StoredIndex) -> PassageVerifier:
     """What checks a generated answer against its cited passages, with this version's words."""
-    return PassageVerifier(_grounding(stored))
+    return PassageVerifier(grounding_of(stored))
 
 
-def _grounding(stored: StoredIndex) -> Grounding:
+def grounding_of(stored: StoredIndex) -> Grounding:
+    """The checks with this index version's words and subject."""
     from index.answer.english_line import lexicon_of
     from index.english.lexicon import english_vocabulary
 
-    return Grounding(lexicon_of(stored), stored.glossary, english_vocabulary())
+    subject = subject_names([c.text for c in stored.chunks])
+    return Grounding(lexicon_of(stored), stored.glossary, english_vocabulary(), subject)
 
 
 def ungrounded_claims(stored: StoredIndex, result) -> list[str]:  # type: ignore[no-untyped-def]
     """The numbers and names of an answer that the passages it cites don't state (evaluation)."""
-    grounding = _grounding(stored)
+    grounding = grounding_of(stored)
     cited = {c.chunk_id for c in result.citations}
     texts = {i + 1: p.text for i, p in enumerate(p for p in result.passages if p.chunk_id in cited)}
     # markers are renumbered in the shown answer: check against every cited passage
@@ -386,6 +391,7 @@ __all__ = [
     "Grounding",
     "PassageVerifier",
     "Problem",
+    "grounding_of",
     "ungrounded_claims",
     "verifier_of",
 ]

@@ -8,10 +8,8 @@ import re
 
 import pytest
 
-from index.answer.english_line import lexicon_of
-from index.english.lexicon import english_vocabulary
 from index.generate.cut import sentences
-from index.generate.grounding import Grounding
+from index.generate.grounding import Grounding, grounding_of
 from index.generate.settings import LLMSettings
 from tests.fakeopenai import FakeOpenAI, Reply
 from tests.index.support import REPO
@@ -64,8 +62,7 @@ VERIFIER_SETS = {
 
 @pytest.fixture(scope="module")
 def grounding(engine) -> Grounding:  # type: ignore[no-untyped-def]
-    stored = engine.snapshot.stored
-    return Grounding(lexicon_of(stored), stored.glossary, english_vocabulary())
+    return grounding_of(engine.snapshot.stored)
 
 
 @pytest.mark.parametrize(
@@ -133,6 +130,20 @@ def test_right_answers_in_many_phrasings_pass_and_wrong_numbers_never(grounding:
 def test_a_name_may_come_through_the_lexicon(grounding: Grounding) -> None:
     assert "Musk" in grounding.names("Cursor said that Musk backs it [1].")
     assert grounding.name_supported("Musk", [BUYOUT])  # 马斯克 → Elon Musk
+
+
+def test_the_articles_subject_needs_no_naming_in_the_passage(grounding: Grounding) -> None:
+    """A passage about Cursor's forum need not write "Cursor" (the article's subject, in nearly every
+    passage); Kimi, in some of them, must be written where it is claimed."""
+    forum = "这 ID 基本等于「Kimi K2.5 + RL」，连遮都懒得遮。于是有用户在论坛里吐槽：至少把模型 ID 改个名吧？"
+    assert grounding.subject == frozenset({"cursor"})
+    answer = "The ID amounts to 'Kimi K2.5 + RL', so users on the forum complained that Cursor should rename it [1]."
+    assert grounding.first_problem(answer, {1: forum}) is None
+    pricing = "价格上，Composer 2.5 Fast 版每百万 token 输入 15 美元、输出 2.50 美元。"
+    problem = grounding.first_problem(
+        "Kimi sells Composer 2.5 Fast at 15 dollars per million input tokens [1].", {1: pricing}
+    )
+    assert problem is not None and "Kimi" in problem
 
 
 def test_a_capitalised_common_word_may_come_through_any_sense(grounding: Grounding) -> None:
