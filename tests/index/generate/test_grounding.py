@@ -57,6 +57,7 @@ VERIFIER_SETS = {
     "verifier_blind6.jsonl": (0.85, 11),
     "verifier_blind7.jsonl": (0.85, 4),
     "verifier_blind8.jsonl": (0.74, 8),
+    "verifier_blind9.jsonl": (0.80, 4),
 }
 
 
