@@ -35,6 +35,7 @@ from index.generate.placement import (
     stated_numbers,
 )
 from index.text.bounds import matches
+from index.text.dates import arabic_dates
 from index.text.derived import item_counts, lone_numerals, worked_out
 from index.text.numbers import MONTHS, identifiers
 from index.text.stopwords import EN_STOPWORDS
@@ -287,7 +288,8 @@ class Grounding:
     # -- the whole check ---------------------------------------------------------------------
     def problems(self, answer: str, cited: Mapping[int, str]) -> list[Problem]:
         """What in ``answer`` (with [n] markers, n a key of ``cited``: passage texts) its cited
-        passages don't say; empty when it is grounded."""
+        passages don't say; empty when it is grounded. Dates in Chinese numerals are read in digits."""
+        answer, cited = arabic_dates(answer), {n: arabic_dates(text) for n, text in cited.items()}
         everything = list(cited.values())
         found: list[Problem] = []
         plain = unmarked(answer)

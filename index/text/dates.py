@@ -1,7 +1,8 @@
 """English dates written as a Chinese article writes them: "May 18" → "5 月 18 日", "March 27th,
 2026" → "2026 年 3 月 27 日", "in May" → "in 5 月". Pure: the question is searched with its dates so
 written, so "What happened on May 18?" finds "5 月 18 日 Cursor 发布 Composer 2.5" by its numbers
-instead of being declined for naming "May", a capitalised word the article never has.
+instead of being declined for naming "May", a capitalised word the article never has. Chinese
+dates in numerals ("二〇二六年五月二十日") are written in digits the same way (arabic_dates).
 """
 
 from __future__ import annotations
@@ -46,3 +47,31 @@ def chinese_dates(question: str) -> str:
         question, n = pattern.subn(_chinese, question)
         changed += n
     return re.sub(r" {2,}", " ", question).strip() if changed else question
+
+
+_ZH_DIGIT = {"〇": 0, "零": 0, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_ZH_DATE = re.compile(
+    r"(?:(?P<y>[〇零一二三四五六七八九]{4})\s*年\s*)?(?P<m>十[一二]?|[一二三四五六七八九])\s*月"
+    r"(?:\s*(?P<d>[一二三]?十[一二三四五六七八九]?|[一二三四五六七八九])\s*[日号])?"
+)
+
+
+def _zh_number(numeral: str) -> int:
+    """一 … 三十一, the numerals of a month or a day."""
+    if "十" not in numeral:
+        return _ZH_DIGIT[numeral]
+    tens, _, units = numeral.partition("十")
+    return (_ZH_DIGIT[tens] if tens else 1) * 10 + (_ZH_DIGIT[units] if units else 0)
+
+
+def _digits(match: re.Match[str]) -> str:
+    year, month, day = match.group("y"), match.group("m"), match.group("d")
+    text = f"{_zh_number(month)} 月" + (f" {_zh_number(day)} 日" if day else "")
+    return f" {''.join(str(_ZH_DIGIT[c]) for c in year)} 年 {text} " if year else f" {text} "
+
+
+def arabic_dates(text: str) -> str:
+    """The text with its Chinese dates in numerals written in digits ("五月十八日" → "5 月 18 日"), as a
+    generated answer may write the date its source gives in digits; unchanged when it has none."""
+    changed, n = _ZH_DATE.subn(_digits, text)
+    return re.sub(r" {2,}", " ", changed) if n else text

@@ -147,6 +147,12 @@ def test_the_articles_subject_needs_no_naming_in_the_passage(grounding: Groundin
     assert problem is not None and "Kimi" in problem
 
 
+def test_a_date_in_chinese_numerals_is_its_date(grounding: Grounding) -> None:
+    source = "5 月 18 日 Cursor 发布 Composer 2.5 时，官方博客又重复了一遍："
+    assert grounding.first_problem("Cursor 于五月十八日发布了 Composer 2.5 [1]。", {1: source}) is None
+    assert grounding.first_problem("Cursor 于五月十九日发布了 Composer 2.5 [1]。", {1: source}) is not None
+
+
 def test_a_capitalised_common_word_may_come_through_any_sense(grounding: Grounding) -> None:
     source = "马斯克那套「地表最强超算」。"
     assert grounding.name_supported("Earth", [source])  # 地表: "the earth's surface", beside "the surface"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from index.text.dates import chinese_dates
+from index.text.dates import arabic_dates, chinese_dates
 
 
 @pytest.mark.parametrize(
@@ -24,3 +24,19 @@ from index.text.dates import chinese_dates
 )
 def test_chinese_dates(question: str, searched: str | None) -> None:
     assert chinese_dates(question) == (searched or question)
+
+
+@pytest.mark.parametrize(
+    ("text", "written"),
+    [
+        ("日期是二〇二六年五月二十日[1]。", "日期是 2026 年 5 月 20 日 [1]。"),
+        ("于五月十八日发布", "于 5 月 18 日 发布"),
+        ("十二月三十一号", " 12 月 31 日 "),
+        ("十一月", " 11 月 "),
+        ("一个月后", None),  # no month named
+        ("二十七日", None),  # a day alone is no date to read
+        ("2026 年 5 月 20 日", None),
+    ],
+)
+def test_arabic_dates(text: str, written: str | None) -> None:
+    assert arabic_dates(text) == (text if written is None else written)
