@@ -8,6 +8,9 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from index.text.dates import arabic_dates
+from index.text.numbers import digit_decimals
+
 # a Latin-script name or code: K2.5, v3.1; "H100-class" is two, "Cursor's" one
 NAME_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:\.[A-Za-z0-9]+)*")
 SUBJECT_SHARE = 0.75  # of a corpus's passages that write its subject's name
@@ -67,3 +70,9 @@ def subject_names(passages: Sequence[str]) -> frozenset[str]:
         for word in {w for w in NAME_WORD.findall(text) if w[0].isupper() or any(c.isdigit() for c in w)}
     )
     return frozenset(name for name, n in counts.items() if n >= SUBJECT_SHARE * len(passages))
+
+
+def written(text: str) -> str:
+    """A text with the numbers it writes in words or Chinese numerals in digits, as the checks read them
+    ("五月十八日" → "5 月 18 日", "seventy point two" → "70.2")."""
+    return digit_decimals(arabic_dates(text))

@@ -26,7 +26,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from index.english.dictionary import dictionary_entries, stem, tech_term_keys
-from index.generate.cut import NAME_WORD, cited_numbers, sentences, source_sentences, subject_names, unmarked
+from index.generate.cut import NAME_WORD, cited_numbers, sentences, source_sentences, subject_names, unmarked, written
 from index.generate.placement import (
     comparable_kind,
     quantity_spans,
@@ -35,7 +35,6 @@ from index.generate.placement import (
     stated_numbers,
 )
 from index.text.bounds import matches
-from index.text.dates import arabic_dates
 from index.text.derived import item_counts, lone_numerals, worked_out
 from index.text.numbers import MONTHS, identifiers
 from index.text.stopwords import EN_STOPWORDS
@@ -288,8 +287,9 @@ class Grounding:
     # -- the whole check ---------------------------------------------------------------------
     def problems(self, answer: str, cited: Mapping[int, str]) -> list[Problem]:
         """What in ``answer`` (with [n] markers, n a key of ``cited``: passage texts) its cited
-        passages don't say; empty when it is grounded. Dates in Chinese numerals are read in digits."""
-        answer, cited = arabic_dates(answer), {n: arabic_dates(text) for n, text in cited.items()}
+        passages don't say; empty when it is grounded. Dates in Chinese numerals and decimals in
+        words are read in digits."""
+        answer, cited = written(answer), {n: written(text) for n, text in cited.items()}
         everything = list(cited.values())
         found: list[Problem] = []
         plain = unmarked(answer)

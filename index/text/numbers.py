@@ -151,6 +151,27 @@ class Quantity:
     spelled: bool = False  # an English ordinal word ("first"): as often a word as a number
 
 
+_DIGIT_WORDS = {"zero": 0, "oh": 0, "one": 1, **_EN_UNITS}
+_SPELLED_DECIMAL = re.compile(
+    rf"\b(?P<whole>{'|'.join(sorted([*_EN_WORDS, 'one', 'zero'], key=len, reverse=True))})\s+point"
+    rf"(?P<digits>(?:[\s-]+(?:{'|'.join(_DIGIT_WORDS)})\b)+)",
+    re.IGNORECASE,
+)
+
+
+def digit_decimals(text: str) -> str:
+    """The text with its decimals spelled out in words written in digits ("seventy point two percent"
+    → "70.2 percent"), as a generated answer may say a score its source writes in digits."""
+
+    def digits(match: re.Match[str]) -> str:
+        whole = match.group("whole").lower()
+        value = 0 if whole == "zero" else 1 if whole == "one" else _EN_WORDS[whole]
+        places = "".join(str(_DIGIT_WORDS[w.lower()]) for w in re.findall(r"[A-Za-z]+", match.group("digits")))
+        return f"{value}.{places}"
+
+    return _SPELLED_DECIMAL.sub(digits, text)
+
+
 def _zh_number(text: str) -> Decimal | None:
     """A Chinese numeral with its decimals: 六十三点二 → 63.2."""
     whole, _, decimals = text.partition("点")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from index.generate.cut import cited_numbers, sentences, source_sentences, subject_names, unmarked
+from index.generate.cut import cited_numbers, sentences, source_sentences, subject_names, unmarked, written
 
 
 def test_sentences_keep_their_markers() -> None:
@@ -27,3 +27,8 @@ def test_the_subject_is_the_name_most_passages_write() -> None:
     assert subject_names(["the cat sat", "the cat ran"]) == frozenset()  # names are capitalised or hold digits
     assert subject_names(["K2.5 是底座", "用 K2.5 训练"]) == frozenset({"k2.5"})
     assert subject_names([]) == frozenset()
+
+
+def test_numbers_in_words_or_chinese_numerals_are_read_in_digits() -> None:
+    assert written("于五月十八日发布，得分 seventy point two percent") == "于 5 月 18 日 发布，得分 70.2 percent"
+    assert written("5 月 18 日发布") == "5 月 18 日发布"

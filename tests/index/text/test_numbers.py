@@ -148,3 +148,11 @@ def test_per_million_is_a_rate_unit_in_either_language() -> None:
 def test_dates_with_slashes(text: str) -> None:
     (q,) = quantities(text)
     assert (q.kind, q.year, q.month, q.day) == ("date", 2026, 3, 27)
+
+
+def test_decimals_in_words_are_written_in_digits() -> None:
+    from index.text.numbers import digit_decimals
+
+    assert digit_decimals("Seventy point two percent, at best seventy-five point six") == "70.2 percent, at best 75.6"
+    assert digit_decimals("one point five cents; zero point one times") == "1.5 cents; 0.1 times"
+    assert digit_decimals("the point is two; twenty point") == "the point is two; twenty point"  # no decimal said
