@@ -33,14 +33,14 @@ def test_rows_are_the_best_ones_neighbours_labelled_by_the_gold() -> None:
 
 
 def test_the_threshold_keeps_the_precision() -> None:
-    chance = np.array([0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1])
-    holds = np.array([True, False, False, True, False, False, False, False, False])
-    weights = np.ones(9)
+    chance = np.array([0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.05, 0.01])
+    holds = np.array([True, False, False, True, False, False, False, False, False, False, False])
+    weights = np.ones(11)
     threshold = lowest_threshold(chance, holds, weights, EXTEND_PRECISION)
     joined = chance >= threshold
     assert holds[joined].mean() >= EXTEND_PRECISION
-    assert threshold == 0.2  # 2 of 8 hold the answer: a quarter; 2 of 9 would not
-    assert lowest_threshold(chance, np.zeros(9, bool), weights, EXTEND_PRECISION) == math.inf
+    assert threshold == 0.05  # 2 of 10 hold the answer: a fifth; 2 of 11 would not
+    assert lowest_threshold(chance, np.zeros(11, bool), weights, EXTEND_PRECISION) == math.inf
 
 
 def test_nothing_to_learn_from_gives_no_extender() -> None:
