@@ -57,9 +57,6 @@ def source_sentences(text: str) -> list[str]:
     return found
 
 
-__all__ = ["cited_numbers", "sentences", "source_sentences", "unmarked"]
-
-
 def subject_names(passages: Sequence[str]) -> frozenset[str]:
     """The names (lower case) at least SUBJECT_SHARE of the ``passages`` write: the corpus's subject,
     which a passage about it may leave unnamed as its reader has it in mind ("于是有用户在论坛里吐槽…",
@@ -76,3 +73,6 @@ def written(text: str) -> str:
     """A text with the numbers it writes in words or Chinese numerals in digits, as the checks read them
     ("五月十八日" → "5 月 18 日", "seventy point two" → "70.2")."""
     return digit_decimals(arabic_dates(text))
+
+
+__all__ = ["NAME_WORD", "cited_numbers", "sentences", "source_sentences", "subject_names", "unmarked", "written"]
