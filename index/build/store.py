@@ -29,6 +29,7 @@ from index._version import __version__
 from index.build.chunking import SECTION_SEPARATOR, Kind, classify_paragraphs
 from index.build.corpus import DocumentMeta
 from index.models import Chunk
+from index.text.names import subject_names
 
 if TYPE_CHECKING:  # faiss and numpy load on first use: `python -m index stats` needs neither
     import faiss
@@ -180,6 +181,12 @@ class StoredIndex:
         (the corpus was enriched), else "glossed". The answer model's English thresholds differ by view.
         Read once per loaded version (a glossed index of a million sentences is a million flags)."""
         return "rendered" if self.rendered is not None and any(self.rendered) else "glossed"
+
+    @cached_property
+    def subject(self) -> frozenset[str]:
+        """The corpus's subject, the names most of its passages write (text.names.subject_names): made on
+        first use, once per loaded version, not once per generated answer that the verifier checks."""
+        return subject_names([chunk.text for chunk in self.chunks])
 
     @cached_property
     def chunk_positions(self) -> dict[str, int]:

@@ -26,7 +26,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from index.english.dictionary import dictionary_entries, stem, tech_term_keys
-from index.generate.cut import NAME_WORD, cited_numbers, sentences, source_sentences, subject_names, unmarked, written
+from index.generate.cut import cited_numbers, sentences, source_sentences, unmarked, written
 from index.generate.placement import (
     comparable_kind,
     quantity_spans,
@@ -36,6 +36,7 @@ from index.generate.placement import (
 )
 from index.text.bounds import matches
 from index.text.derived import item_counts, lone_numerals, worked_out
+from index.text.names import NAME_WORD
 from index.text.numbers import MONTHS, identifiers
 from index.text.stopwords import EN_STOPWORDS
 from index.text.tokens import chinese_words, tokenize
@@ -49,7 +50,6 @@ _ANSWER_CLAUSE_BREAK = re.compile(r"[,;，；、\n]|\s(?:and|while|whereas|but)\
 MIN_SUPPORT = 0.6  # share of a sentence's content words one cited sentence must hold
 _HAN = re.compile(r"[\u3400-\u9fff]+")
 _NEGATED = re.compile(r"n?['’]t\b")
-_WORD = NAME_WORD
 # What an answer says about answering, not about the subject: "the article says", "according to".
 _FRAME = frozenset(
     [
@@ -105,7 +105,7 @@ class Problem:
 class Grounding:
     """The checks with one corpus's words: ``lexicon`` Chinese → English, ``glossary`` English
     stem → Chinese words, ``english`` the English vocabulary a sentence-initial capital is read
-    against ("The", "Cursor" the common noun), ``subject`` the corpus's subject (cut.subject_names)."""
+    against ("The", "Cursor" the common noun), ``subject`` the corpus's subject (text.names.subject_names)."""
 
     lexicon: Mapping[str, str]
     glossary: Mapping[str, list[str]]
@@ -130,7 +130,7 @@ class Grounding:
             for token in tokenize(text):
                 english = self.lexicon.get(token)
                 if english:
-                    words.update(w.lower() for w in _WORD.findall(english))
+                    words.update(w.lower() for w in NAME_WORD.findall(english))
             self._glossed[text] = frozenset(words)
         return self._glossed[text]
 
@@ -144,7 +144,7 @@ class Grounding:
         found: list[str] = []
         for sentence in sentences(unmarked(text)):
             taken = quantity_spans(sentence)
-            for position, match in enumerate(_WORD.finditer(sentence)):
+            for position, match in enumerate(NAME_WORD.finditer(sentence)):
                 if any(a <= match.start() < b for a, b in taken):
                     continue  # USD 15, 1M: part of a quantity
                 word = match.group()
@@ -190,7 +190,7 @@ class Grounding:
                 for entries in dictionary_entries(tokens).values()
                 for pinyin, definitions in entries
                 if not pinyin[:1].isupper()
-                for w in _WORD.findall(definitions)
+                for w in NAME_WORD.findall(definitions)
             )
         return self._sensed[text]
 
@@ -202,7 +202,7 @@ class Grounding:
         for start, end in quantity_spans(plain):
             plain = plain[:start] + " " * (end - start) + plain[end:]
         words = []
-        for match in _WORD.finditer(plain):
+        for match in NAME_WORD.finditer(plain):
             if _NEGATED.match(plain, match.end()):
                 continue  # isn't, don't: an auxiliary
             lower = match.group().lower()
@@ -220,7 +220,9 @@ class Grounding:
         key = stem(lower)
         if any(chinese in source for chinese in self.glossary.get(key, ())):
             return True
-        return key in {stem(w) for w in self.glossed_words(source)} | {stem(w.lower()) for w in _WORD.findall(source)}
+        return key in {stem(w) for w in self.glossed_words(source)} | {
+            stem(w.lower()) for w in NAME_WORD.findall(source)
+        }
 
     def held(self, word: str, source: str) -> bool:
         """``source`` says ``word``: in any form word_in reads; a Chinese word also when the source
@@ -229,8 +231,8 @@ class Grounding:
             return True
         if not _HAN.fullmatch(word):
             return False
-        glossed = {w.lower() for w in _WORD.findall(self.lexicon.get(word, "")) if w.lower() not in EN_STOPWORDS}
-        return bool(glossed & {w.lower() for w in _WORD.findall(source)})
+        glossed = {w.lower() for w in NAME_WORD.findall(self.lexicon.get(word, "")) if w.lower() not in EN_STOPWORDS}
+        return bool(glossed & {w.lower() for w in NAME_WORD.findall(source)})
 
     def support(self, sentence: str, sources: Sequence[str]) -> float:
         """The largest share of the sentence's content words and quantities (not a name's version
@@ -374,8 +376,7 @@ def grounding_of(stored: StoredIndex) -> Grounding:
     from index.answer.english_line import lexicon_of
     from index.english.lexicon import english_vocabulary
 
-    subject = subject_names([c.text for c in stored.chunks])
-    return Grounding(lexicon_of(stored), stored.glossary, english_vocabulary(), subject)
+    return Grounding(lexicon_of(stored), stored.glossary, english_vocabulary(), stored.subject)
 
 
 def ungrounded_claims(stored: StoredIndex, result) -> list[str]:  # type: ignore[no-untyped-def]

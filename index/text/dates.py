@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from index.text.numbers import zh_numeral
+
 _MONTHS = {
     "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7, "august": 8,
     "september": 9, "october": 10, "november": 11, "december": 12,
@@ -49,25 +51,16 @@ def chinese_dates(question: str) -> str:
     return re.sub(r" {2,}", " ", question).strip() if changed else question
 
 
-_ZH_DIGIT = {"〇": 0, "零": 0, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _ZH_DATE = re.compile(
     r"(?:(?P<y>[〇零一二三四五六七八九]{4})\s*年\s*)?(?P<m>十[一二]?|[一二三四五六七八九])\s*月"
     r"(?:\s*(?P<d>[一二三]?十[一二三四五六七八九]?|[一二三四五六七八九])\s*[日号])?"
 )
 
 
-def _zh_number(numeral: str) -> int:
-    """一 … 三十一, the numerals of a month or a day."""
-    if "十" not in numeral:
-        return _ZH_DIGIT[numeral]
-    tens, _, units = numeral.partition("十")
-    return (_ZH_DIGIT[tens] if tens else 1) * 10 + (_ZH_DIGIT[units] if units else 0)
-
-
 def _digits(match: re.Match[str]) -> str:
     year, month, day = match.group("y"), match.group("m"), match.group("d")
-    text = f"{_zh_number(month)} 月" + (f" {_zh_number(day)} 日" if day else "")
-    return f" {''.join(str(_ZH_DIGIT[c]) for c in year)} 年 {text} " if year else f" {text} "
+    text = f"{zh_numeral(month)} 月" + (f" {zh_numeral(day)} 日" if day else "")
+    return f" {zh_numeral(year)} 年 {text} " if year else f" {text} "
 
 
 def arabic_dates(text: str) -> str:

@@ -175,13 +175,13 @@ def digit_decimals(text: str) -> str:
 def _zh_number(text: str) -> Decimal | None:
     """A Chinese numeral with its decimals: 六十三点二 → 63.2."""
     whole, _, decimals = text.partition("点")
-    value = _zh_numeral(whole)
+    value = zh_numeral(whole)
     if value is None or any(c not in _ZH_DIGITS for c in decimals):
         return None
     return Decimal(f"{value}.{''.join(str(_ZH_DIGITS[c]) for c in decimals)}") if decimals else Decimal(value)
 
 
-def _zh_numeral(text: str) -> int | None:
+def zh_numeral(text: str) -> int | None:
     """二十五 → 25, 一百 → 100, 三 → 3, 两千 → 2000; None for what is not a numeral."""
     if not text:
         return None
@@ -335,7 +335,7 @@ def quantities(text: str) -> list[Quantity]:
         if match.group("a"):
             a, b = int(match.group("a")), int(match.group("b"))
         else:
-            a, b = _zh_numeral(match.group("za")) or 0, _zh_numeral(match.group("zb")) or 0
+            a, b = zh_numeral(match.group("za")) or 0, zh_numeral(match.group("zb")) or 0
         if b and a < b:  # 1/10; 24/7 and 2/2 are no share
             add(Quantity("fraction", Decimal(a) * 100 / Decimal(b), match.start(), match.end(), match.group()))
     for match in _FRACTION_WORDS.finditer(text):
@@ -351,7 +351,7 @@ def quantities(text: str) -> list[Quantity]:
         if not tens or match.group("unit").lower() in _ORDINAL_UNITS:
             add(Quantity("ordinal", Decimal(value), match.start(), match.end(), match.group(), spelled=True))
     for match in _HEADING_ORDINAL.finditer(text):  # 六、对行业的启示: the sixth heading
-        n = _zh_numeral(match.group(1))
+        n = zh_numeral(match.group(1))
         if n:
             add(Quantity("ordinal", Decimal(n), match.start(1), match.end(1), match.group(1)))
     for match in [*_PER_MAGNITUDE.finditer(text), *_PER_MAGNITUDE_EN.finditer(text)]:
@@ -392,4 +392,4 @@ def _with_cents(found: list[Quantity], text: str) -> list[Quantity]:
     return merged
 
 
-__all__ = ["MONTHS", "ORDINAL_NOUNS", "Quantity", "identifiers", "quantities"]
+__all__ = ["MONTHS", "ORDINAL_NOUNS", "Quantity", "digit_decimals", "identifiers", "quantities", "zh_numeral"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from index.generate.cut import cited_numbers, sentences, source_sentences, subject_names, unmarked, written
+from index.generate.cut import cited_numbers, sentences, source_sentences, unmarked, written
 
 
 def test_sentences_keep_their_markers() -> None:
@@ -19,14 +19,6 @@ def test_a_table_row_is_read_with_its_header_row() -> None:
         "价格上，输入 15 美元。",
         "输出 2.50 美元。",
     ]
-
-
-def test_the_subject_is_the_name_most_passages_write() -> None:
-    passages = ["Cursor 发布了 Composer 2。", "Cursor 用了 Kimi K2.5。", "论坛里有人吐槽。", "Cursor 与 Kimi 合作。"]
-    assert subject_names(passages) == frozenset({"cursor"})  # 3 of 4; Kimi 2 of 4
-    assert subject_names(["the cat sat", "the cat ran"]) == frozenset()  # names are capitalised or hold digits
-    assert subject_names(["K2.5 是底座", "用 K2.5 训练"]) == frozenset({"k2.5"})
-    assert subject_names([]) == frozenset()
 
 
 def test_numbers_in_words_or_chinese_numerals_are_read_in_digits() -> None:
