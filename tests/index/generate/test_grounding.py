@@ -46,7 +46,8 @@ MODEL_ID = "有开发者在 API 里直接看到了模型 ID：accounts/anysphere
 # numbers, dates or names accepted). blind8 (first run 0.67 / 8 wrong; 0.755 / 7 once quantities worked out
 # of the source's — gaps, totals, ratios, counts — are checked by arithmetic, "2.5-fold" is a number and an
 # inflected word opening a sentence ("Sharded") no name;
-# its second half, vi-076 on, never read: 0.67 → 0.73, 2 wrong both times).
+# its second half, vi-076 on, never read: 0.67 → 0.73, 2 wrong both times). blind10 (first run 0.73 / 17 wrong:
+# 15 wrong in meaning — reversed, roles or order swapped — and 2 in a name; no wrong number, date or price).
 VERIFIER_SETS = {
     "verifier_dev.jsonl": (0.93, 0),
     "verifier_holdout.jsonl": (0.93, 0),
@@ -58,6 +59,7 @@ VERIFIER_SETS = {
     "verifier_blind7.jsonl": (0.85, 4),
     "verifier_blind8.jsonl": (0.74, 8),
     "verifier_blind9.jsonl": (0.80, 4),
+    "verifier_blind10.jsonl": (0.72, 18),
 }
 
 
