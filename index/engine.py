@@ -25,7 +25,7 @@ from index.answer.decide import gate_vector, retrieval_evidence
 from index.answer.decline import decline_text, unmentioned
 from index.answer.english_line import lexicon_of, translated_line
 from index.answer.extend import extension
-from index.answer.features import Candidate, Terms, candidate_matrix, question_terms
+from index.answer.features import QUESTION_KINDS, Candidate, Terms, candidate_matrix, question_terms
 from index.answer.followup import refers_back
 from index.answer.messages import message
 from index.answer.model import AnswerModel, Decision, load_model
@@ -83,6 +83,7 @@ class Examined:
     vector: np.ndarray  # the question's own (not steered toward the corpus's words)
     view: str = "glossed"  # the corpus's English view (StoredIndex.english_view)
     refers: tuple[bool, ...] = ()  # whether each candidate opens with a pronoun (question_type.opens_with_pronoun)
+    kinds: np.ndarray | None = None  # the question's learned kind shares (features.QUESTION_KINDS)
 
 
 class Engine:
@@ -305,9 +306,11 @@ class Engine:
             evidence = retrieval_evidence(outcome, terms, stored.background, own, query.language, query.text, passages)
         seconds = (t1 - t0, time.perf_counter() - t1 + t0 - begun)  # embedding; search and the rest
         refers = tuple(opens_with_pronoun(stored.sentence_text(stored.sentences[c.sentence])) for c in found)
+        kinds = self.kinds.shares(own, query.text) if describe and self.kinds is not None else None
         return Examined(
-            query, outcome, found, matrix, terms, evidence, item, bool(focus), seconds, own, stored.english_view, refers
-        )
+            query, outcome, found, matrix, terms, evidence, item, bool(focus), seconds, own, stored.english_view,
+            refers, kinds,
+        )  # fmt: skip
 
     def rank(self, examined: Examined) -> list[tuple[int, float]]:
         """The candidates' sentences with the scorer's probability, best first; a list item the
@@ -330,7 +333,13 @@ class Engine:
         probabilities = np.array([score[c.sentence] for c in examined.candidates])
         model = self.model
         return extension(
-            examined.candidates, examined.matrix, probabilities, model.extender, model.extend_threshold, examined.refers
+            examined.candidates,
+            examined.matrix,
+            probabilities,
+            model.extender,
+            model.extend_threshold,
+            examined.refers,
+            examined.kinds,
         )
 
     @cached_property
@@ -341,7 +350,8 @@ class Engine:
     def asks_for_list(self, examined: Examined) -> bool:
         """Whether the question asks for several things (the learned question kind): its answer is
         the whole list its best sentence belongs to."""
-        return self.kinds is not None and self.kinds.kind(examined.vector, examined.query.text) == "list"
+        shares = examined.kinds
+        return shares is not None and QUESTION_KINDS[int(np.argmax(shares))] == "list"
 
     def decide(self, examined: Examined, ranked: list[tuple[int, float]]) -> Decision:
         """Whether the corpus answers the question, by the model's gates, and how sure they are."""

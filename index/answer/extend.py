@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from index.answer.features import EXTEND_FEATURES, Candidate
+from index.answer.features import EXTEND_FEATURES, QUESTION_KINDS, Candidate
 from index.answer.model import Trees
 
 # the neighbours considered, relative to the best candidate: +2 only along with +1, so that a
@@ -19,14 +19,20 @@ OFFSETS = (-1, 1, 2)
 
 
 def neighbours(
-    passages: Sequence[int], matrix: np.ndarray, probabilities: np.ndarray, refers: Sequence[bool] = ()
+    passages: Sequence[int],
+    matrix: np.ndarray,
+    probabilities: np.ndarray,
+    refers: Sequence[bool] = (),
+    kinds: np.ndarray | None = None,
 ) -> tuple[int, list[tuple[int, int]], np.ndarray]:
     """The best candidate, its neighbours as (candidate, offset), and one EXTEND_FEATURES row each.
     ``passages``: each candidate's passage rank; candidates of a passage are in document order, so
     a neighbour is the candidate next to the best in the same passage (headings are no candidates).
-    ``refers``: whether each candidate opens with a pronoun (question_type.opens_with_pronoun)."""
+    ``refers``: whether each candidate opens with a pronoun (question_type.opens_with_pronoun);
+    ``kinds``: the question's learned kind shares (features.QUESTION_KINDS; none known: zeros)."""
     if len(probabilities) == 0:
         return -1, [], np.zeros((0, len(EXTEND_FEATURES)), dtype=np.float32)
+    asked = np.zeros(len(QUESTION_KINDS), dtype=np.float32) if kinds is None else np.asarray(kinds, dtype=np.float32)
     order = np.argsort(-probabilities, kind="stable")
     rank = np.empty(len(order))
     rank[order] = np.arange(len(order))
@@ -45,7 +51,7 @@ def neighbours(
         opens = float(refers[other]) if len(refers) > other else 0.0
         head = [offset, p_best, p_other, p_other / max(p_best, 1e-9), rank[other], opens]
         found.append((other, offset))
-        rows.append(np.concatenate([np.array(head, dtype=np.float32), matrix[best], matrix[other]]))
+        rows.append(np.concatenate([np.array(head, dtype=np.float32), asked, matrix[best], matrix[other]]))
     matrix_out = np.stack(rows).astype(np.float32) if rows else np.zeros((0, len(EXTEND_FEATURES)), dtype=np.float32)
     return best, found, matrix_out
 
@@ -66,12 +72,13 @@ def extension(
     extender: Trees | None,
     threshold: float,
     refers: Sequence[bool] = (),
+    kinds: np.ndarray | None = None,
 ) -> list[int]:
     """The sentences the best candidate's answer unit takes in besides itself. ``probabilities``:
     the scorer's, one per candidate; ``extender``: Trees over EXTEND_FEATURES (None: no model)."""
     if extender is None or len(candidates) < 2:
         return []
-    _, found, rows = neighbours([c.passage_rank for c in candidates], matrix, probabilities, refers)
+    _, found, rows = neighbours([c.passage_rank for c in candidates], matrix, probabilities, refers, kinds)
     if not found:
         return []
     chance = extender.probability(rows)

@@ -123,6 +123,8 @@ CANDIDATE_FEATURES = (
     *(f"holds_{name}" for name in HELD),
 )
 # the extend step's (index/answer/extend.py): a neighbour of the best candidate, beside the best
+# the learned question kinds (index/answer/question_kind.py), in the order the extend step reads them
+QUESTION_KINDS = ("fact", "reason", "meaning", "opinion", "comparison", "list")
 EXTEND_FEATURES = (
     "offset",
     "best_probability",
@@ -130,6 +132,7 @@ EXTEND_FEATURES = (
     "probability_ratio",
     "neighbour_rank",
     "neighbour_refers_back",
+    *(f"asks_{kind}_learned" for kind in QUESTION_KINDS),
     *(f"best_{name}" for name in CANDIDATE_FEATURES),
     *(f"neighbour_{name}" for name in CANDIDATE_FEATURES),
 )

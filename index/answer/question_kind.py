@@ -15,12 +15,12 @@ from typing import Any
 
 import numpy as np
 
-from index.answer.features import bigram_set
+from index.answer.features import QUESTION_KINDS, bigram_set
 from index.answer.model import ModelError
 from index.text.tokens import tokenize
 
 KINDS_FILE = Path(__file__).resolve().parents[1] / "data" / "question_kinds.json"
-KINDS = ("fact", "reason", "meaning", "opinion", "comparison", "list")
+KINDS = QUESTION_KINDS
 
 
 def grams(text: str) -> frozenset[str]:
@@ -54,6 +54,12 @@ class KindModel:
         logits -= logits.max(axis=1, keepdims=True)
         odds = np.exp(logits)
         return odds / odds.sum(axis=1, keepdims=True)
+
+    def shares(self, vector: np.ndarray, text: str) -> np.ndarray:
+        """P(kind) of one question in QUESTION_KINDS order (0 for a kind the model doesn't know)."""
+        found = self.probabilities(self.features(vector, text)[None, :])[0]
+        by_kind = dict(zip(self.kinds, found, strict=True))
+        return np.array([by_kind.get(kind, 0.0) for kind in QUESTION_KINDS], dtype=np.float32)
 
     def kind(self, vector: np.ndarray, text: str) -> str:
         return self.kinds[int(np.argmax(self.probabilities(self.features(vector, text)[None, :])[0]))]

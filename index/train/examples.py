@@ -54,6 +54,7 @@ class Example:
     evidence: np.ndarray  # retrieval evidence (decide.EVIDENCE)
     view: str = "glossed"  # the corpus's English: word-for-word glosses, or verified renderings
     refers: tuple[bool, ...] = ()  # whether each candidate opens with a pronoun (the extend step reads it)
+    kinds: tuple[float, ...] = ()  # the question's learned kind shares (the extend step reads them)
 
 
 # what examining a question depends on: a change to any of these files examines the questions anew
@@ -150,6 +151,7 @@ def collect(
                 examined.evidence,
                 examined.view,
                 examined.refers,
+                tuple(float(v) for v in examined.kinds) if examined.kinds is not None else (),
             )
         )
     cache.write_bytes(pickle.dumps(examples))

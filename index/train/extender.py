@@ -30,7 +30,8 @@ def extender_rows(
     weights = question_weights([e for e, _ in usable], lambda e: (e.language,))
     x, y, w, folds = [], [], [], []
     for (example, p), weight in zip(usable, weights, strict=True):
-        _, found, rows = neighbours(example.matrix[:, _PASSAGE].tolist(), example.matrix, p, example.refers)
+        kinds = np.array(example.kinds, dtype=np.float32) if example.kinds else None
+        _, found, rows = neighbours(example.matrix[:, _PASSAGE].tolist(), example.matrix, p, example.refers, kinds)
         x.append(rows)
         y += [bool(example.labels[other]) for other, _ in found]
         w += [weight] * len(found)

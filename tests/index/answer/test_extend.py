@@ -7,7 +7,7 @@ import numpy as np
 
 from index.answer.compose import choose
 from index.answer.extend import extension, kept, neighbours
-from index.answer.features import CANDIDATE_FEATURES, EXTEND_FEATURES, Candidate
+from index.answer.features import CANDIDATE_FEATURES, EXTEND_FEATURES, QUESTION_KINDS, Candidate
 from index.answer.model import Trees
 from index.build.store import StoredIndex
 from tests.index.synthetic import sentence_id
@@ -43,6 +43,16 @@ def test_a_neighbour_opening_with_a_pronoun_says_so() -> None:
     _, found, rows = neighbours([0, 0, 0], matrix(3), probabilities, (False, False, True))
     assert found == [(0, -1), (2, 1)] and rows[:, column].tolist() == [0.0, 1.0]
     assert not neighbours([0, 0, 0], matrix(3), probabilities)[2][:, column].any()  # not told: none does
+
+
+def test_every_neighbour_carries_the_question_s_kind() -> None:
+    """A reason asked wants the sentence after the claim; a fact seldom does: the extender reads the
+    learned kind shares of the question beside each neighbour."""
+    columns = [EXTEND_FEATURES.index(f"asks_{kind}_learned") for kind in QUESTION_KINDS]
+    shares = np.array([0.1, 0.7, 0.1, 0.05, 0.05, 0.0], dtype=np.float32)
+    _, found, rows = neighbours([0, 0, 0], matrix(3), np.array([0.1, 0.9, 0.2]), kinds=shares)
+    assert len(found) == 2 and np.array_equal(rows[:, columns], np.stack([shares, shares]))
+    assert not neighbours([0, 0, 0], matrix(3), np.array([0.1, 0.9, 0.2]))[2][:, columns].any()  # no model: zeros
 
 
 def test_the_one_two_after_joins_only_with_the_one_between() -> None:

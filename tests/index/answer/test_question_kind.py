@@ -36,6 +36,14 @@ def test_the_kind_is_the_likeliest() -> None:
     assert p.shape == (1, len(KINDS)) and abs(p.sum() - 1) < 1e-6
 
 
+def test_shares_come_in_the_extend_step_s_order_whatever_the_file_s() -> None:
+    model = tiny()
+    turned = KindModel(KINDS[::-1], model.vocabulary, model.weights[:, ::-1], model.bias[::-1])
+    for question in ("有哪些基准", "为什么"):
+        assert np.allclose(turned.shares(np.zeros(2), question), model.shares(np.zeros(2), question))
+    assert model.shares(np.zeros(2), "有哪些")[KINDS.index("list")] > 0.5
+
+
 def test_the_file_round_trips_and_a_broken_one_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "kinds.json"
     save_kinds(tiny(), path)
