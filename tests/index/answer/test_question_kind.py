@@ -75,3 +75,5 @@ def test_the_shipped_model_tells_lists_from_facts(engine, question: str, kind: s
     query = understand(question)
     own = engine.vectors.of(query, engine.snapshot.retriever)[1]
     assert model.kind(own, question) == kind
+    examined = engine.examine(engine.snapshot, query, engine.settings.top_k, "hybrid")  # what the extend step reads
+    assert examined.kinds is not None and KINDS[int(np.argmax(examined.kinds))] == kind
