@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 TORCH_SPEC ?= torch==2.13.0
 STAMP := $(VENV)/.installed
 
-.PHONY: chat check test run build lint bench clean local-model eval-llm train kinds glosses enrich enrich-public test-llm
+.PHONY: chat check test run build lint bench clean local-model eval-llm train kinds about glosses enrich enrich-public test-llm
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -40,6 +40,9 @@ train: $(STAMP)  ## refit the answer model on the public QA data and our dev set
 
 kinds: $(STAMP)  ## refit the question-kind model on labelled questions (index/data/question_kinds.json; ~5 min)
 	HF_HUB_OFFLINE=1 nice -n 5 $(PY) -m index train --kinds
+
+about: $(STAMP)  ## refit the model of questions about the article itself (index/data/about_kinds.json; ~2 min)
+	HF_HUB_OFFLINE=1 nice -n 5 $(PY) -m index train --about
 
 glosses: $(STAMP)  ## choose each dictionary word's English gloss with e5 (index/data/gloss_choices.tsv; ~13 min)
 	HF_HUB_OFFLINE=1 nice -n 5 $(PY) -m index glosses

@@ -30,7 +30,7 @@ from index.answer.followup import refers_back
 from index.answer.messages import message
 from index.answer.model import AnswerModel, Decision, load_model
 from index.answer.passages import cited_first, empty_result, retrieved
-from index.answer.question_kind import KindModel, load_kinds
+from index.answer.question_kind import ABOUT_FILE, KindModel, load_kinds
 from index.answer.question_type import opens_with_pronoun
 from index.answer.smalltalk import small_talk_reply
 from index.answer.understand import Conversation, Query, understand
@@ -201,7 +201,7 @@ class Engine:
         k = k or self.settings.top_k
         query = self.recall(snapshot, self.understand(stored, raw_question, context), k, mode)
         examined = self.examine(snapshot, query, k, mode)
-        query, t2 = examined.query, time.perf_counter()
+        query, t2 = self.routed(examined, alone=not context), time.perf_counter()
         result = empty_result(query, stored, retrieved(stored, examined.outcome, k))
         if query.kind == "small_talk" and query.talk is not None:  # "hi" / "谢谢": no passage to quote
             result.abstained, result.kind = True, "abstained"
@@ -346,6 +346,22 @@ class Engine:
     def kinds(self) -> KindModel | None:
         """The package's question-kind model, read once as the answer model is (None: there is none)."""
         return load_kinds()
+
+    @cached_property
+    def about_kinds(self) -> KindModel | None:
+        """The package's model of questions about the article itself (None: the patterns alone)."""
+        return load_kinds(ABOUT_FILE)
+
+    def routed(self, examined: Examined, alone: bool) -> Query:
+        """The question, taken as one about the article itself when the about model is sure of it
+        and the patterns (answer/about.py) passed it over; one asked in a conversation (not ``alone``:
+        "When was that blog post published?" after an answer about Cursor's blog) keeps its kind."""
+        query, model = examined.query, self.about_kinds
+        if query.kind != "content" or not alone or model is None:
+            return query
+        shares = model.probabilities(model.features(examined.vector, query.text)[None, :])[0]
+        kind = about.learned_about(shares, model.kinds, query.text)
+        return dataclasses.replace(query, kind=kind) if kind else query
 
     def asks_for_list(self, examined: Examined) -> bool:
         """Whether the question asks for several things (the learned question kind): its answer is

@@ -69,6 +69,20 @@ def _only(
     return not [t for t in tokenize(_ARTICLE_WORD.sub(" ", rest)) if not (named and t in naming) and t not in also]
 
 
+# the about model routes a question the patterns pass over only when at least this sure of it
+ABOUT_CONFIDENCE = 0.8
+
+
+def learned_about(shares: Sequence[float], kinds: Sequence[str], question: str) -> str | None:
+    """"meta" or "overview" (its outline too) when the about model (``shares`` over ``kinds``) is sure
+    the question asks about the article itself and the question has a word for the article ("What are
+    the sections of the article?", "这篇文章分了哪几部分？"); None for a question about what it discusses."""
+    best = int(np.argmax(shares))
+    if shares[best] < ABOUT_CONFIDENCE or kinds[best] == "content" or not _ARTICLE_WORD.search(question):
+        return None
+    return "meta" if kinds[best] == "meta" else "overview"
+
+
 def is_overview_question(question: str) -> bool:
     """'这篇文章讲了什么？', 'summarize the article', 'what are the main points?'."""
     return _only(_OVERVIEW, question)

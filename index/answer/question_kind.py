@@ -21,6 +21,9 @@ from index.text.tokens import tokenize
 
 KINDS_FILE = Path(__file__).resolve().parents[1] / "data" / "question_kinds.json"
 KINDS = QUESTION_KINDS
+# whether a question asks about the article itself (answer/about.py), learned the same way
+ABOUT_FILE = KINDS_FILE.with_name("about_kinds.json")
+ABOUT_KINDS = ("content", "overview", "outline", "meta")
 
 
 def grams(text: str) -> frozenset[str]:

@@ -131,13 +131,15 @@ def _eval_public(args: argparse.Namespace, settings: IndexSettings) -> int:
 
 def train(args: argparse.Namespace, settings: IndexSettings) -> int:
     from index.answer.model import MODEL_FILE
-    from index.answer.question_kind import KINDS_FILE
+    from index.answer.question_kind import ABOUT_FILE, KINDS_FILE
     from index.evaluate import public
     from index.train.fit import train as fit
-    from index.train.question_kinds import train_kinds
+    from index.train.question_kinds import train_about, train_kinds
 
     folder = args.public_dir or public.public_dir()
-    job, default = (train_kinds, KINDS_FILE) if args.kinds else (fit, MODEL_FILE)
+    job, default = (
+        (train_kinds, KINDS_FILE) if args.kinds else (train_about, ABOUT_FILE) if args.about else (fit, MODEL_FILE)
+    )
     try:
         job(folder, args.work, args.output or default, say=lambda line: print(line, file=sys.stderr))
     except FileNotFoundError as error:

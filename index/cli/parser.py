@@ -125,8 +125,14 @@ def _parser() -> argparse.ArgumentParser:
         "--work", type=Path, default=Path("var/train"), metavar="DIR", help="where training corpora are indexed"
     )
     tr.add_argument("--output", type=Path, metavar="FILE", help="model file (default: the package's)")
-    tr.add_argument(
+    which = tr.add_mutually_exclusive_group()
+    which.add_argument(
         "--kinds", action="store_true", help="train the question-kind model instead (index/data/question_kinds.json)"
+    )
+    which.add_argument(
+        "--about",
+        action="store_true",
+        help="train the model of questions about the article itself instead (index/data/about_kinds.json)",
     )
 
     gl = sub.add_parser("glosses", help="choose each dictionary word's English gloss with e5 (reproducible; minutes)")

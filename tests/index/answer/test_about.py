@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from index.answer.about import is_author_question, is_meta_question, is_overview_question
+from index.answer.about import is_author_question, is_meta_question, is_overview_question, learned_about
 
 SWE_ZH = "Composer 2.5 在 SWE-bench Verified 上的成绩是多少？"
 
@@ -81,3 +81,20 @@ def test_meta_question_named_by_its_title(question: str, meta: bool) -> None:
 )
 def test_author_questions(question: str, about_the_author: bool) -> None:
     assert is_author_question(question, ["Kate", ""]) is about_the_author
+
+
+@pytest.mark.parametrize(
+    ("shares", "question", "routed"),
+    [
+        ([0.05, 0.05, 0.85, 0.05], "What are the sections of the article?", "overview"),  # an outline: the overview
+        ([0.05, 0.9, 0.03, 0.02], "这篇文章想说明什么道理", "overview"),
+        ([0.02, 0.03, 0.05, 0.9], "Who put this piece together?", "meta"),
+        ([0.1, 0.1, 0.1, 0.7], "Who put this piece together?", None),  # not sure enough
+        ([0.9, 0.05, 0.03, 0.02], "What does the article say about the price?", None),  # about what it discusses
+        ([0.02, 0.03, 0.05, 0.9], "周杰伦新专辑什么时候发", None),  # no word for the article
+    ],
+)
+def test_the_about_model_routes_only_when_sure_and_the_article_is_named(
+    shares: list[float], question: str, routed: str | None
+) -> None:
+    assert learned_about(shares, ("content", "overview", "outline", "meta"), question) == routed

@@ -77,3 +77,23 @@ def test_the_shipped_model_tells_lists_from_facts(engine, question: str, kind: s
     assert model.kind(own, question) == kind
     examined = engine.examine(engine.snapshot, query, engine.settings.top_k, "hybrid")  # what the extend step reads
     assert examined.kinds is not None and KINDS[int(np.argmax(examined.kinds))] == kind
+
+
+@pytest.mark.parametrize(
+    ("question", "context", "about"),
+    [
+        ("How is this write-up split into parts?", None, True),  # no pattern names an outline
+        ("这篇文章由哪几个章节组成？", None, True),
+        ("What does the article say Composer 2.5 costs?", None, False),  # about what it discusses
+        ("Cursor 的技术报告是哪天发的？", None, False),
+        ("How is this write-up split into parts?", "Composer 2.5 多少钱？", False),  # in a conversation: as asked
+    ],
+)
+def test_the_shipped_about_model_takes_questions_about_the_article_itself(  # type: ignore[no-untyped-def]
+    engine, question: str, context: str | None, about: bool
+) -> None:
+    """Questions written for this test, in no training or evaluation set; the patterns take none of them."""
+    from index.answer.about import is_meta_question, is_overview_question
+
+    assert not is_meta_question(question) and not is_overview_question(question)
+    assert (engine.ask(question, context=context, use_llm=False).kind == "overview") is about
