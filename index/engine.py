@@ -355,9 +355,10 @@ class Engine:
     def routed(self, examined: Examined, alone: bool) -> Query:
         """The question, taken as one about the article itself when the about model is sure of it
         and the patterns (answer/about.py) passed it over; one asked in a conversation (not ``alone``:
-        "When was that blog post published?" after an answer about Cursor's blog) keeps its kind."""
+        "When was that blog post published?" after an answer about Cursor's blog), or pointing at a part
+        of it ("How does the article end?": the part answers), keeps its kind."""
         query, model = examined.query, self.about_kinds
-        if query.kind != "content" or not alone or model is None:
+        if query.kind != "content" or not alone or examined.pointed or model is None:
             return query
         shares = model.probabilities(model.features(examined.vector, query.text)[None, :])[0]
         kind = about.learned_about(shares, model.kinds, query.text)
