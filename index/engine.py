@@ -360,8 +360,7 @@ class Engine:
         query, model = examined.query, self.about_kinds
         if query.kind != "content" or not alone or examined.pointed or model is None:
             return query
-        shares = model.probabilities(model.features(examined.vector, query.text)[None, :])[0]
-        kind = about.learned_about(shares, model.kinds, query.text)
+        kind = about.learned_about(model.of(examined.vector, query.text), model.kinds, query.text)
         return dataclasses.replace(query, kind=kind) if kind else query
 
     def asks_for_list(self, examined: Examined) -> bool:

@@ -122,9 +122,9 @@ CANDIDATE_FEATURES = (
     *(f"asks_{name}" for name in (*ASKED, "other")),
     *(f"holds_{name}" for name in HELD),
 )
-# the extend step's (index/answer/extend.py): a neighbour of the best candidate, beside the best
 # the learned question kinds (index/answer/question_kind.py), in the order the extend step reads them
 QUESTION_KINDS = ("fact", "reason", "meaning", "opinion", "comparison", "list")
+# the extend step's (index/answer/extend.py): a neighbour of the best candidate, beside the best
 EXTEND_FEATURES = (
     "offset",
     "best_probability",

@@ -58,14 +58,17 @@ class KindModel:
         odds = np.exp(logits)
         return odds / odds.sum(axis=1, keepdims=True)
 
+    def of(self, vector: np.ndarray, text: str) -> np.ndarray:
+        """P(kind) of one question, in self.kinds order."""
+        return self.probabilities(self.features(vector, text)[None, :])[0]
+
     def shares(self, vector: np.ndarray, text: str) -> np.ndarray:
         """P(kind) of one question in QUESTION_KINDS order (0 for a kind the model doesn't know)."""
-        found = self.probabilities(self.features(vector, text)[None, :])[0]
-        by_kind = dict(zip(self.kinds, found, strict=True))
+        by_kind = dict(zip(self.kinds, self.of(vector, text), strict=True))
         return np.array([by_kind.get(kind, 0.0) for kind in QUESTION_KINDS], dtype=np.float32)
 
     def kind(self, vector: np.ndarray, text: str) -> str:
-        return self.kinds[int(np.argmax(self.probabilities(self.features(vector, text)[None, :])[0]))]
+        return self.kinds[int(np.argmax(self.of(vector, text)))]
 
     def to_json(self) -> dict[str, Any]:
         return {
