@@ -12,6 +12,7 @@ from index.answer.english_line import english_opening, in_english, translated_li
 from index.answer.messages import message
 from index.answer.units import (
     citation_for,
+    first_statement,
     is_heading,
     is_lead_in,
     lead_in_of,
@@ -59,7 +60,7 @@ def whole_list(stored: StoredIndex, chosen: list[int], limit: int = MAX_ANSWER_C
         lead = lead_in_of(stored, sid)
         items = list_items(stored, lead) if lead is not None else []
         if len(items) > 1:
-            together = sorted({*chosen, lead, *items})
+            together = sorted({*chosen, lead, *items, *(first_statement(stored, i) for i in items)})
             if length(stored, together) <= limit:
                 return together
     return chosen
@@ -72,7 +73,8 @@ def _completed(stored: StoredIndex, sid: int) -> list[int]:
     lead = own_lead(stored, sid)
     if lead is not None and lead >= sid:
         items = list_items(stored, lead) or table_rows(stored, lead)
-        group = sorted({sid, lead, *items})
+        # a sub-section's title-like heading names its item; the sentence after it says what it is
+        group = sorted({sid, lead, *items, *(first_statement(stored, i) for i in items)})
         if len(items) > 1 and length(stored, group) <= MAX_ANSWER_CHARS:
             return group
     if is_lead_in(stored, sid) or names_a_section(stored, sid):  # never a lead-in or a claim alone

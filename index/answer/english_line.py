@@ -69,6 +69,7 @@ def translated_line(stored: StoredIndex, sentences: Sequence[int]) -> str | None
             if header is not None and len(header) == len(cells) > 1:
                 named = zip(header[1:], cells[1:], strict=True)
                 text = f"{cells[0]}: " + "; ".join(f"{name}: {cell}" for name, cell in named)
+            text = text if text.endswith((".", "!", "?")) else f"{text}."  # rows in a line read one by one
         elif is_heading(stored, sid):
             text = f"{text.rstrip(':：')} —"
         parts.append(text)

@@ -34,6 +34,14 @@ DOCUMENT = (
     "高铁\t550 元\t5 小时\n"
 )
 
+# a lead-in without a colon over a table (a lead-in), and one over sub-sections (not one)
+STRUCTURED = (
+    "——测试\n\nAlice | 2026年1月2日\n\n一、做法\n\n既然说清楚了，我们来看看他们做了什么。\n\n"
+    "阶段一：准备工作\n\n他们先买了种子。\n\n阶段二：种植\n\n然后在春天播种。\n\n"
+    "二、结果\n\n光说不行，我们来看看收成。\n\n项目\t产量\n\n苹果\t5 吨\n\n梨\t3 吨\n\n收成不错。\n\n"
+    "三、其他\n\n这里还有一件事：天气。\n\n今年雨水多，价格高。\n"
+)
+
 
 def hashed_vector(text: str) -> np.ndarray:
     """A unit vector from the text's character pairs: texts sharing words point alike."""

@@ -6,7 +6,7 @@ import re
 
 from index.answer.compose import MAX_ANSWER_CHARS, choose, compose, whole_list, widen, with_heading
 from index.build.store import StoredIndex
-from tests.index.synthetic import sentence_id
+from tests.index.synthetic import STRUCTURED, build_stored, sentence_id
 
 
 def test_the_best_unit_alone_when_the_second_is_far_behind(stored: StoredIndex) -> None:
@@ -23,6 +23,16 @@ def test_a_lead_in_brings_its_list(stored: StoredIndex) -> None:
     lead = sentence_id(stored, "果农说了三件事")
     chosen = choose(stored, [(lead, 0.9)], second_ratio=0.5)
     assert chosen == [lead, lead + 1, lead + 2, lead + 3]
+
+
+def test_a_lead_in_over_sub_sections_brings_what_each_says() -> None:
+    """A sub-section's title-like heading names its item; the sentence under it says what it is."""
+    small = build_stored(STRUCTURED.replace("既然说清楚了，我们来看看他们做了什么。", "他们分两步做："), "测试")
+    lead = sentence_id(small, "他们分两步做")
+    chosen = [small.sentence_text(small.sentences[i]) for i in choose(small, [(lead, 0.9)], second_ratio=0.5)]
+    assert chosen == ["他们分两步做：", "阶段一：准备工作", "他们先买了种子。", "阶段二：种植", "然后在春天播种。"]
+    text, citations = compose(small, choose(small, [(lead, 0.9)], second_ratio=0.5), "zh")
+    assert "阶段一：准备工作 — 他们先买了种子。" in text and len(citations) == 3
 
 
 def test_a_list_item_answers_alone(stored: StoredIndex) -> None:

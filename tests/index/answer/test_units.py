@@ -12,7 +12,7 @@ from index.answer.units import (
     table_rows,
 )
 from index.build.store import StoredIndex
-from tests.index.synthetic import sentence_id
+from tests.index.synthetic import STRUCTURED, build_stored, sentence_id
 
 
 def test_title_byline_and_headings_are_no_answers(stored: StoredIndex) -> None:
@@ -59,3 +59,23 @@ def test_a_citation_points_at_the_exact_source_span(stored: StoredIndex) -> None
     assert cite.quote == "果园在山东烟台，每年秋天采摘。"
     assert chunk.text[cite.start - chunk.start : cite.end - chunk.start] == cite.quote
     assert cite.paragraphs == [4]
+
+
+def test_a_paragraph_of_its_own_over_a_table_leads_into_it() -> None:
+    small = build_stored(STRUCTURED, "测试")
+    leads = [small.sentence_text(small.sentences[i]) for i in range(len(small.sentences)) if is_lead_in(small, i)]
+    assert leads == ["光说不行，我们来看看收成。"]
+    over_table = sentence_id(small, "光说不行")
+    rows = [small.sentence_text(small.sentences[i]).split("\t")[0] for i in table_rows(small, over_table)]
+    assert rows == ["苹果", "梨"]
+
+
+def test_a_paragraph_before_sub_sections_a_plain_paragraph_or_a_longer_one_before_a_table_leads_into_nothing(
+    stored: StoredIndex,
+) -> None:
+    small = build_stored(STRUCTURED, "测试")
+    assert not is_lead_in(small, sentence_id(small, "既然说清楚了"))  # sub-sections: passages of their own
+    assert not is_lead_in(small, sentence_id(small, "收成不错"))  # followed by the next section
+    assert not is_lead_in(small, sentence_id(small, "这里还有一件事"))  # over a plain paragraph
+    assert not is_lead_in(stored, sentence_id(stored, "车票价格是"))  # its paragraph has two sentences
+    assert not is_lead_in(small, sentence_id(small, "苹果"))  # a row is no lead-in
