@@ -22,6 +22,7 @@ from index.answer.units import (
     own_lead,
     paragraphs_of,
     render_sentence,
+    sub_section_items,
     table_rows,
 )
 from index.build.store import StoredIndex
@@ -55,12 +56,20 @@ def choose(
 
 def whole_list(stored: StoredIndex, chosen: list[int], limit: int = MAX_ANSWER_CHARS) -> list[int]:
     """For a question asking for several things: a chosen list item or lead-in comes with its
-    lead-in and every item of its list, when they fit."""
+    lead-in and every item of its list, when they fit; else a sentence of a sub-section with the
+    opening of each sibling sub-section, when their headings are titles ("阶段一：继续预训练" names a
+    part; "第一，开源模型的威力正在被重新定义。" states a claim whose paragraph is about something else)."""
     for sid in chosen:
         lead = lead_in_of(stored, sid)
         items = list_items(stored, lead) if lead is not None else []
         if len(items) > 1:
             together = sorted({*chosen, lead, *items, *(first_statement(stored, i) for i in items)})
+            if length(stored, together) <= limit:
+                return together
+    for sid in chosen:
+        items = sub_section_items(stored, sid)
+        if len(items) > 1 and all(is_heading(stored, i) for i in items):
+            together = sorted({*chosen, *items, *(first_statement(stored, i) for i in items)})
             if length(stored, together) <= limit:
                 return together
     return chosen

@@ -194,7 +194,7 @@ def own_lead(stored: StoredIndex, sid: int) -> int | None:
     return lead if lead is not None else _opening(stored, sid)
 
 
-def _sub_section_items(stored: StoredIndex, sid: int) -> list[int]:
+def sub_section_items(stored: StoredIndex, sid: int) -> list[int]:
     """The first sentence of each sub-section of the section a sentence is in (of its parent, for a
     sentence of a sub-section), in document order: "阶段一…", "阶段二…" under 二、. A section's
     chunks are contiguous, so only its own are looked at."""
@@ -244,7 +244,7 @@ def _lists_of(stored: StoredIndex, sid: int) -> list[tuple[list[int], str]]:
     lead = lead_in_of(stored, sid)
     own = _lead_list(stored, lead) if lead is not None else None
     lists = [own] if own else []
-    sections = _sub_section_items(stored, sid)
+    sections = sub_section_items(stored, sid)
     if len(sections) > 1 and (own is None or sections != own[0]):
         lists.append((sections, " ".join(chunks[sentences[i].chunk].section for i in sections)))
     return lists

@@ -35,6 +35,19 @@ def test_a_lead_in_over_sub_sections_brings_what_each_says() -> None:
     assert "阶段一：准备工作 — 他们先买了种子。" in text and len(citations) == 3
 
 
+def test_a_list_question_in_a_titled_sub_section_gets_each_sibling_s_opening() -> None:
+    """Sub-sections under titles ("阶段一：准备工作") are a list of parts; under claims ("第一，苹果好卖。")
+    an argument, whose paragraphs a list question about one of them doesn't want."""
+    claims = "\n四、启示\n\n这件事有两点启示：\n\n第一，苹果好卖。\n\n苹果又甜又脆，还有 3 个品种。\n\n"
+    claims += "第二，梨也不错。\n\n梨很稳定。\n"
+    small = build_stored(STRUCTURED + claims, "测试")
+    stage = sentence_id(small, "他们先买了种子")
+    listed = [small.sentence_text(small.sentences[i]) for i in whole_list(small, [stage])]
+    assert listed == ["阶段一：准备工作", "他们先买了种子。", "阶段二：种植", "然后在春天播种。"]
+    inside = sentence_id(small, "苹果又甜又脆")
+    assert whole_list(small, [inside]) == [inside]
+
+
 def test_a_list_item_answers_alone(stored: StoredIndex) -> None:
     item = sentence_id(stored, "• 第二")
     assert choose(stored, [(item, 0.9)], second_ratio=0.5) == [item]
