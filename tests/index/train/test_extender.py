@@ -33,14 +33,15 @@ def test_rows_are_the_best_ones_neighbours_labelled_by_the_gold() -> None:
 
 
 def test_the_threshold_keeps_the_precision() -> None:
-    chance = np.array([0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.05, 0.01])
-    holds = np.array([True, False, False, True, False, False, False, False, False, False, False])
-    weights = np.ones(11)
+    chance = np.array([0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.05, 0.04, 0.03, 0.02, 0.01])
+    holds = np.zeros(14, bool)
+    holds[[0, 3]] = True
+    weights = np.ones(14)
     threshold = lowest_threshold(chance, holds, weights, EXTEND_PRECISION)
-    joined = chance >= threshold
-    assert holds[joined].mean() >= EXTEND_PRECISION
-    assert threshold == 0.05  # 2 of 10 hold the answer: a fifth; 2 of 11 would not
-    assert lowest_threshold(chance, np.zeros(11, bool), weights, EXTEND_PRECISION) == math.inf
+    assert holds[chance >= threshold].mean() >= EXTEND_PRECISION
+    assert lowest_threshold(chance, holds, weights, 0.20) == 0.05  # 2 of 10 hold the answer: a fifth
+    assert lowest_threshold(chance, holds, weights, 0.15) == 0.02  # 2 of 13 do; 2 of 14 would not
+    assert lowest_threshold(chance, np.zeros(14, bool), weights, EXTEND_PRECISION) == math.inf
 
 
 def test_nothing_to_learn_from_gives_no_extender() -> None:
