@@ -17,7 +17,7 @@ from index.train.examples import Example
 from index.train.trees import FOLDS, GATE_SEEDS, GATE_TREES, bagged, fold_of, lowest_threshold, question_weights
 
 # a neighbour joins where at least this share of the neighbours joining hold the answer (weighted): a
-# sentence too many costs a reader a line, one too few the answer (0.20 stopped answers a sentence early)
+# sentence too many costs a reader a line, one too few costs the answer
 EXTEND_PRECISION = 0.15
 _PASSAGE = CANDIDATE_FEATURES.index("passage_rank")
 
