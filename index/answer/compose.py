@@ -63,16 +63,22 @@ def whole_list(stored: StoredIndex, chosen: list[int], limit: int = MAX_ANSWER_C
         lead = lead_in_of(stored, sid)
         items = list_items(stored, lead) if lead is not None else []
         if len(items) > 1:
-            together = sorted({*chosen, lead, *items, *(first_statement(stored, i) for i in items)})
+            together = sorted({*chosen, lead, *_saying(stored, items)})
             if length(stored, together) <= limit:
                 return together
     for sid in chosen:
         items = sub_section_items(stored, sid)
         if len(items) > 1 and all(is_heading(stored, i) for i in items):
-            together = sorted({*chosen, *items, *(first_statement(stored, i) for i in items)})
+            together = sorted({*chosen, *_saying(stored, items)})
             if length(stored, together) <= limit:
                 return together
     return chosen
+
+
+def _saying(stored: StoredIndex, items: list[int]) -> set[int]:
+    """A list's items with what each says: a sub-section's title-like heading names its item, and the
+    sentence after it says what it is."""
+    return {*items, *(first_statement(stored, i) for i in items)}
 
 
 def _completed(stored: StoredIndex, sid: int) -> list[int]:
@@ -82,8 +88,7 @@ def _completed(stored: StoredIndex, sid: int) -> list[int]:
     lead = own_lead(stored, sid)
     if lead is not None and lead >= sid:
         items = list_items(stored, lead) or table_rows(stored, lead)
-        # a sub-section's title-like heading names its item; the sentence after it says what it is
-        group = sorted({sid, lead, *items, *(first_statement(stored, i) for i in items)})
+        group = sorted({sid, lead, *_saying(stored, items)})
         if len(items) > 1 and length(stored, group) <= MAX_ANSWER_CHARS:
             return group
     if is_lead_in(stored, sid) or names_a_section(stored, sid):  # never a lead-in or a claim alone

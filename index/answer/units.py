@@ -92,13 +92,13 @@ def is_lead_in(stored: StoredIndex, sid: int) -> bool:
     below." over a table; "我们来看看它的实际表现。" over the scores). Before sub-sections it is not:
     their first sentences, cited from passages of their own, pushed the right passage down the
     sources of the questions it was wrongly chosen for."""
-    if _LEAD_IN.search(stored.sentence_text(stored.sentences[sid])):
+    text = stored.sentence_text(stored.sentences[sid])
+    if _LEAD_IN.search(text):
         return True
     following = sid + 1
     own = stored.sentences_of(stored.sentences[sid].chunk)
     if following not in own or not starts_paragraph(stored, sid) or not starts_paragraph(stored, following):
         return False
-    text = stored.sentence_text(stored.sentences[sid])
     if is_heading(stored, sid) or is_bullet(stored, sid) or is_table_row(text):
         return False
     return is_table_row(stored.sentence_text(stored.sentences[following])) or is_bullet(stored, following)

@@ -174,7 +174,7 @@ def _model(
     y: np.ndarray,
     inside: np.ndarray,
     penalty: float,
-    kinds: tuple[str, ...] = KINDS,
+    kinds: tuple[str, ...],
 ) -> KindModel:
     chosen = np.flatnonzero(inside)
     words = vocabulary([texts[i] for i in chosen])
