@@ -60,7 +60,7 @@ class Example:
 # what examining a question depends on: a change to any of these files examines the questions anew
 _EXAMINED_BY = (
     "*.py", "text/*.py", "english/*.py", "build/*.py", "retrieve/*.py", "answer/*.py", "train/examples.py",
-    "evaluate/public.py",
+    "evaluate/public.py", "data/question_kinds.json",
 )  # fmt: skip
 _NOT_EXAMINING = {"answer/model.py"}
 
