@@ -89,7 +89,7 @@ ABLATIONS = {
         "a Chinese question's Latin words in the corpus's case",
         {},
         {},
-        _patched("index.engine.truecase", lambda text, written_form: text),
+        _patched("index.answer.vectors.truecase", lambda text, written_form: text),
     ),
     "lead-in completion": (
         "a lead-in sentence comes with its list items / rows, or the sentence it leads into",
@@ -101,7 +101,7 @@ ABLATIONS = {
         "a question asking for several things ('哪三件事', 'what are the stages') gets the whole list",
         {},
         {},
-        _patched("index.engine.Engine.asks_for_list", lambda self, examined: False),
+        _patched("index.engine.asks_for_list", lambda examined: False),
     ),
     "second sentence": (
         "a second candidate joins when its probability is close",

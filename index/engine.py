@@ -21,18 +21,18 @@ import numpy as np
 from index.answer import about
 from index.answer.candidates import PASSAGES, candidates
 from index.answer.compose import choose, compose, nearest_sections, whole_list, widen, with_heading
-from index.answer.decide import gate_vector, retrieval_evidence
+from index.answer.decide import retrieval_evidence
 from index.answer.decline import decline_text, unmentioned
 from index.answer.english_line import lexicon_of, translated_line
-from index.answer.extend import extension
-from index.answer.features import QUESTION_KINDS, Candidate, Terms, candidate_matrix, question_terms
+from index.answer.features import candidate_matrix, question_terms
 from index.answer.followup import refers_back
 from index.answer.messages import message
-from index.answer.model import AnswerModel, Decision, load_model
+from index.answer.model import AnswerModel, load_model
 from index.answer.passages import cited_first, empty_result, retrieved
 from index.answer.question_kind import ABOUT_FILE, KindModel, load_kinds
 from index.answer.question_type import opens_with_pronoun
 from index.answer.smalltalk import small_talk_reply
+from index.answer.steps import Examined, asks_for_list, decide, extend, rank
 from index.answer.understand import Conversation, Query, understand
 from index.answer.units import list_item
 from index.answer.vectors import QueryVectors
@@ -65,25 +65,6 @@ class Snapshot:
     @property
     def version(self) -> str:
         return self.stored.version
-
-
-@dataclass
-class Examined:
-    """A question as the answer steps see it: retrieved, its candidates scored by features."""
-
-    query: Query
-    outcome: SearchOutcome
-    candidates: list[Candidate]
-    matrix: np.ndarray  # candidate features (index.answer.features.CANDIDATE_FEATURES)
-    terms: Terms
-    evidence: np.ndarray  # what retrieval says of the question (index.answer.decide.EVIDENCE)
-    item: int | None  # the sentence of the list item it points at ("the 2nd lesson")
-    pointed: bool  # it points at a part of the article that exists (a section, a list item)
-    seconds: tuple[float, float]  # embedding, search
-    vector: np.ndarray  # the question's own (not steered toward the corpus's words)
-    view: str = "glossed"  # the corpus's English view (StoredIndex.english_view)
-    refers: tuple[bool, ...] = ()  # whether each candidate opens with a pronoun (question_type.opens_with_pronoun)
-    kinds: np.ndarray | None = None  # the question's learned kind shares (features.QUESTION_KINDS)
 
 
 class Engine:
@@ -212,10 +193,10 @@ class Engine:
             result.kind = "overview"
             result.passages = cited_first(result.passages, stored, result.citations)
         else:
-            ranked = self.rank(examined)
+            ranked = rank(self.model, examined)
             answers = bool(ranked)  # a question pointing at a part of the article that exists is about it
             if not examined.pointed:
-                decision = self.decide(examined, ranked)
+                decision = decide(self.model, examined, ranked)
                 answers, result.confidence = answers and decision.answers, round(decision.confidence, 4)
                 result.hedged = answers and not decision.sure  # never on a decline
             if not answers:
@@ -226,8 +207,8 @@ class Engine:
             else:
                 # an item pointed at ("the 3rd thing") is the whole answer: no second sentence joins it
                 ratio = self.model.second_ratio if examined.item is None else float("inf")
-                chosen = choose(stored, ranked, ratio, self.extend(examined, ranked))
-                if examined.item is None and self.asks_for_list(examined):
+                chosen = choose(stored, ranked, ratio, extend(self.model, examined, ranked))
+                if examined.item is None and asks_for_list(examined):
                     chosen = whole_list(stored, chosen)
                 chosen = with_heading(stored, widen(stored, chosen) if query.more else chosen)
                 result.answer, result.citations = compose(stored, chosen, query.language, query.asked)
@@ -252,10 +233,10 @@ class Engine:
         if previous is None:
             return query
         examined = self.examine(snapshot, previous, k, mode)
-        ranked = self.rank(examined)
-        if not ranked or not (examined.pointed or self.decide(examined, ranked).answers):
+        ranked = rank(self.model, examined)
+        if not ranked or not (examined.pointed or decide(self.model, examined, ranked).answers):
             return query  # the answer before declined: nothing was said
-        chosen = choose(stored, ranked, self.model.second_ratio, self.extend(examined, ranked))
+        chosen = choose(stored, ranked, self.model.second_ratio, extend(self.model, examined, ranked))
         return dataclasses.replace(query, said=tuple(stored.sentence_text(stored.sentences[s]) for s in chosen))
 
     def question_before(self, stored: StoredIndex, query: Query) -> Query | None:
@@ -312,36 +293,6 @@ class Engine:
             refers, kinds,
         )  # fmt: skip
 
-    def rank(self, examined: Examined) -> list[tuple[int, float]]:
-        """The candidates' sentences with the scorer's probability, best first; a list item the
-        question points at leads."""
-        probabilities = self.model.scorer.probability(examined.matrix)
-        ranked = sorted(
-            ((c.sentence, float(p)) for c, p in zip(examined.candidates, probabilities, strict=True)),
-            key=lambda pair: (-pair[1], pair[0]),
-        )
-        if examined.item is not None:
-            top = ranked[0][1] if ranked else 1.0
-            ranked = [(examined.item, top), *((s, p) for s, p in ranked if s != examined.item)]
-        return ranked
-
-    def extend(self, examined: Examined, ranked: list[tuple[int, float]]) -> list[int]:
-        """The best sentence's neighbours that its answer unit takes in (none for a pointed-at item)."""
-        if examined.item is not None:
-            return []
-        score = dict(ranked)
-        probabilities = np.array([score[c.sentence] for c in examined.candidates])
-        model = self.model
-        return extension(
-            examined.candidates,
-            examined.matrix,
-            probabilities,
-            model.extender,
-            model.extend_threshold,
-            examined.refers,
-            examined.kinds,
-        )
-
     @cached_property
     def kinds(self) -> KindModel | None:
         """The package's question-kind model, read once as the answer model is (None: there is none)."""
@@ -362,19 +313,6 @@ class Engine:
             return query
         kind = about.learned_about(model.of(examined.vector, query.text), model.kinds, query.text)
         return dataclasses.replace(query, kind=kind) if kind else query
-
-    def asks_for_list(self, examined: Examined) -> bool:
-        """Whether the question asks for several things (the learned question kind): its answer is
-        the whole list its best sentence belongs to."""
-        shares = examined.kinds
-        return shares is not None and QUESTION_KINDS[int(np.argmax(shares))] == "list"
-
-    def decide(self, examined: Examined, ranked: list[tuple[int, float]]) -> Decision:
-        """Whether the corpus answers the question, by the model's gates, and how sure they are."""
-        order = {c.sentence: i for i, c in enumerate(examined.candidates)}
-        matrix = examined.matrix[[order[s] for s, _ in ranked]] if ranked else examined.matrix
-        features = gate_vector(np.array([p for _, p in ranked]), matrix, examined.evidence)
-        return self.model.decide(features, examined.query.language, examined.view)
 
 
 def _titles(stored: StoredIndex) -> list[str]:

@@ -74,7 +74,7 @@ ABOUT_CONFIDENCE = 0.8
 
 
 def learned_about(shares: Sequence[float], kinds: Sequence[str], question: str) -> str | None:
-    """"meta" or "overview" (its outline too) when the about model (``shares`` over ``kinds``) is sure
+    """ "meta" or "overview" (its outline too) when the about model (``shares`` over ``kinds``) is sure
     the question asks about the article itself and the question has a word for the article ("What are
     the sections of the article?", "这篇文章分了哪几部分？"); None for a question about what it discusses."""
     best = int(np.argmax(shares))
