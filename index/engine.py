@@ -47,7 +47,7 @@ from index.errors import IndexLoadError
 from index.generate.answer import PartialHandler, generated
 from index.generate.settings import LLMSettings
 from index.models import AskResult, SearchResult
-from index.retrieve.references import referenced_chunks
+from index.retrieve.references import named_section, referenced_chunks
 from index.retrieve.retriever import Mode, RetrievalParams, Retriever, SearchOutcome
 from index.text.tokens import tokenize
 from index.text.tokens import warm_up as warm_up_tokenizer
@@ -262,6 +262,9 @@ class Engine:
         steered, own, plain = self.vectors.of(query, snapshot.retriever)
         t1 = time.perf_counter()
         focus = referenced_chunks(stored, query.section) if query.section else None
+        if focus:  # a section the question names by its heading is meant more surely than one by position
+            named = named_section(stored, frozenset().union(*terms.groups))
+            focus = named if named and not set(named) & set(focus) else focus
         tokens = query.search_tokens
         n = max(k, PASSAGES)
         outcome = retriever.search(steered, tokens, n, mode, query.language, focus, plain)

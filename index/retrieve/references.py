@@ -4,7 +4,8 @@
 Only explicit references count. 最后 alone is mostly "in the end" (Cursor 最后怎么做的), "at the end"
 is the article's end only in a question about the article, and 第一 is a lesson's number
 (行业启示第一条), not a section: an item of a list ("the 2nd lesson", 第三点, "the first stage"),
-whose list is the one the question retrieves (answer.list_item).
+whose list is the one the question retrieves (answer.list_item). A section the question names by its
+heading (named_section) is meant more surely than one by position: 最后 is loose about where the end begins.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from index.build.store import StoredIndex
+from index.text.tokens import tokenize
 
 LAST = -1
 
@@ -149,6 +151,23 @@ def referenced_chunks(stored: StoredIndex, reference: SectionReference) -> list[
         if heading is not None:
             found += tops[heading]
     return found
+
+
+def named_section(stored: StoredIndex, words: frozenset[str]) -> list[int]:
+    """The chunks of the one top-level section whose heading the question names: every word of two or
+    more in its heading (its number aside) is among ``words``, the question's words in the corpus's
+    forms ("给行业的三条启示" names 六、对行业的启示). [] when none or more than one is named."""
+    named = [
+        chunks
+        for tops in stored.top_sections.values()
+        for heading, chunks in tops.items()
+        if len(own := _heading_words(heading)) >= 2 and own <= words
+    ]
+    return named[0] if len(named) == 1 else []
+
+
+def _heading_words(heading: str) -> frozenset[str]:
+    return frozenset(w for w in tokenize(_NUMBERED_HEADING.sub("", heading)) if len(w) > 1)
 
 
 def _heading_number(heading: str) -> int | None:

@@ -11,6 +11,7 @@ from index.retrieve.references import (
     SectionReference,
     chinese_number,
     item_reference,
+    named_section,
     referenced_chunks,
     section_reference,
 )
@@ -101,6 +102,28 @@ def test_the_section_pointed_at_comes_first(engine) -> None:  # type: ignore[no-
 def test_a_question_about_a_section_is_answered_from_it(engine, question: str, section: str) -> None:  # type: ignore[no-untyped-def]
     result = engine.ask(question)
     assert not result.abstained
+    assert result.citations and all(c.section.split(SECTION_SEPARATOR)[0] == section for c in result.citations)
+
+
+def test_a_section_is_named_by_every_word_of_its_heading(engine) -> None:  # type: ignore[no-untyped-def]
+    stored = engine.snapshot.stored
+    lessons = named_section(stored, frozenset({"给", "行业", "几点", "启示"}))
+    assert {stored.chunks[c].section.split(SECTION_SEPARATOR)[0] for c in lessons} == {"六、对行业的启示"}
+    assert named_section(stored, frozenset({"行业"})) == []  # one word of two names nothing
+    assert named_section(stored, frozenset({"结语"})) == []  # a one-word heading is a position's, not a name
+    assert named_section(stored, frozenset({"行业", "启示", "马斯克", "站台"})) == []  # two named: neither
+
+
+@pytest.mark.parametrize(
+    ("question", "section"),
+    [
+        ("文章最后讲了对行业的哪几条启示", "六、对行业的启示"),  # "at the end" loosely: the heading says where
+        ("第五部分说马斯克为什么站台", "五、马斯克为什么站台？"),  # the number and the heading agree
+        ("文章最后一句话说的啥", "结语"),
+    ],
+)
+def test_a_section_named_by_its_heading_outranks_a_position(engine, question: str, section: str) -> None:  # type: ignore[no-untyped-def]
+    result = engine.ask(question)
     assert result.citations and all(c.section.split(SECTION_SEPARATOR)[0] == section for c in result.citations)
 
 
