@@ -224,8 +224,16 @@ class AnswerModel:
     # this says it may not be one; chosen so that at most HEDGE_RIGHT_RATE of right answers do ({}: none)
     hedge_margin: dict[str, float] = field(default_factory=dict)
     # P(a neighbour of the best sentence holds the answer too): it joins the answer at extend_threshold
+    # for a question the kind model takes for a fact, at extend_threshold_other for one of another kind
+    # (None: the same), each chosen for the same precision among its own questions
     extender: Trees | None = None
     extend_threshold: float = math.inf
+    extend_threshold_other: float | None = None
+
+    def extend_threshold_for(self, fact: bool) -> float:
+        """The extend step's threshold for a question taken for a fact (``fact``) or of another kind."""
+        other = self.extend_threshold_other
+        return self.extend_threshold if fact or other is None else other
 
     def prepare(self) -> None:
         for trees in (self.scorer, self.gate, self.near_gate, self.extender):
@@ -312,6 +320,9 @@ def load_model(path: Path = MODEL_FILE) -> AnswerModel:
                 hedge_margin={k: float(v) for k, v in data.get("hedge_margin", {}).items()},
                 extender=Trees.from_json(data["extender"]) if "extender" in data else None,
                 extend_threshold=float(data.get("extend_threshold", math.inf)),
+                extend_threshold_other=(
+                    float(data["extend_threshold_other"]) if "extend_threshold_other" in data else None
+                ),
             )
         except (OSError, ValueError, KeyError, TypeError) as error:
             if isinstance(error, ModelError):
@@ -336,6 +347,8 @@ def save_model(model: AnswerModel, path: Path = MODEL_FILE) -> None:
     }
     if model.extender is not None:
         data |= {"extend_threshold": round(model.extend_threshold, 6), "extender": model.extender.to_json()}
+        if model.extend_threshold_other is not None:
+            data["extend_threshold_other"] = round(model.extend_threshold_other, 6)
     path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
 
 

@@ -61,10 +61,15 @@ def extend(model: AnswerModel, examined: Examined, ranked: list[tuple[int, float
         examined.matrix,
         probabilities,
         model.extender,
-        model.extend_threshold,
+        model.extend_threshold_for(asks_for_fact(examined.kinds)),
         examined.refers,
         examined.kinds,
     )
+
+
+def asks_for_fact(kinds: np.ndarray | None) -> bool:
+    """Whether the learned kind shares take the question for a fact (no shares: a fact)."""
+    return kinds is None or not np.any(kinds) or QUESTION_KINDS[int(np.argmax(kinds))] == "fact"
 
 
 def asks_for_list(examined: Examined) -> bool:

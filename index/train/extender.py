@@ -11,8 +11,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from index.answer.extend import neighbours
-from index.answer.features import CANDIDATE_FEATURES, EXTEND_FEATURES
+from index.answer.features import CANDIDATE_FEATURES, EXTEND_FEATURES, QUESTION_KINDS
 from index.answer.model import Trees
+from index.answer.steps import asks_for_fact
 from index.train.examples import Example
 from index.train.trees import FOLDS, GATE_SEEDS, GATE_TREES, bagged, fold_of, lowest_threshold, question_weights
 
@@ -20,6 +21,7 @@ from index.train.trees import FOLDS, GATE_SEEDS, GATE_TREES, bagged, fold_of, lo
 # sentence too many costs a reader a line, one too few costs the answer
 EXTEND_PRECISION = 0.15
 _PASSAGE = CANDIDATE_FEATURES.index("passage_rank")
+_KINDS = [EXTEND_FEATURES.index(f"asks_{kind}_learned") for kind in QUESTION_KINDS]
 
 
 def extender_rows(
@@ -41,15 +43,24 @@ def extender_rows(
     return matrix, np.array(y, dtype=bool), np.array(w), np.array(folds)
 
 
-def fit_extender(examples: Sequence[Example], probabilities: Sequence[np.ndarray]) -> tuple[Trees | None, float]:
-    """The extender trained on all examples, and its threshold chosen on out-of-fold probabilities."""
+def fit_extender(
+    examples: Sequence[Example], probabilities: Sequence[np.ndarray]
+) -> tuple[Trees | None, float, float | None]:
+    """The extender trained on all examples, and its thresholds chosen on out-of-fold probabilities:
+    one among the questions the kind model takes for facts, one among the others (a reason or a
+    meaning wants its explanation more often than a fact its neighbour; None when there are none)."""
     x, holds, weights, folds = extender_rows(examples, probabilities)
     if not holds.any() or holds.all():
-        return None, math.inf
+        return None, math.inf, None
     chance = np.zeros(len(holds))
     for fold in range(FOLDS):
         inside = folds != fold
         trees = bagged(GATE_SEEDS, EXTEND_FEATURES, x[inside], holds[inside], weights[inside], GATE_TREES)
         chance[~inside] = trees.probability(x[~inside])
-    threshold = lowest_threshold(chance, holds, weights, EXTEND_PRECISION)
-    return bagged(GATE_SEEDS, EXTEND_FEATURES, x, holds, weights, GATE_TREES), threshold
+    fact = np.array([asks_for_fact(row) for row in x[:, _KINDS]], dtype=bool)
+    threshold = lowest_threshold(chance[fact], holds[fact], weights[fact], EXTEND_PRECISION)
+    other = ~fact
+    other_threshold = (
+        lowest_threshold(chance[other], holds[other], weights[other], EXTEND_PRECISION) if other.any() else None
+    )
+    return bagged(GATE_SEEDS, EXTEND_FEATURES, x, holds, weights, GATE_TREES), threshold, other_threshold

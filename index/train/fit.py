@@ -269,7 +269,7 @@ def train(folder: Path, work: Path, output: Path = MODEL_FILE, say: Callable[[st
     near_at = thresholds_of(near, languages, views)
     declined |= near_oof < near_at
     ratio = second_ratio_for(examples, probabilities)
-    extender, extend_threshold = fit_extender(examples, probabilities)
+    extender, extend_threshold, extend_other = fit_extender(examples, probabilities)
     margins = np.array([gate_margin(*four) for four in zip(off_oof, near_oof, off_at, near_at, strict=True)])
     right = answerable & np.array([best_holds(e, p) for e, p in zip(examples, probabilities, strict=True)])
     sources = np.array([e.source for e in examples])
@@ -277,7 +277,7 @@ def train(folder: Path, work: Path, output: Path = MODEL_FILE, say: Callable[[st
     report = out_of_fold_report(examples, probabilities, declined)
     say(
         f"trained: gate thresholds {thresholds}, near-topic {near}, hedge margin {hedge}, second ratio {ratio:.3f},"
-        f" extend threshold {extend_threshold:.3f}"
+        f" extend threshold {extend_threshold:.3f} (other kinds {extend_other})"
         f" ({time.perf_counter() - started:.0f} s)"
     )
     say(json.dumps(report, ensure_ascii=False))
@@ -291,7 +291,9 @@ def train(folder: Path, work: Path, output: Path = MODEL_FILE, say: Callable[[st
         "source_share": SOURCE_SHARE,
         "out_of_fold": report,
     }
-    model = AnswerModel(scorer, gate, thresholds, ratio, meta, near_gate, near, hedge, extender, extend_threshold)
+    model = AnswerModel(
+        scorer, gate, thresholds, ratio, meta, near_gate, near, hedge, extender, extend_threshold, extend_other
+    )
     meta["heldout"] = heldout_metrics(model, folder, work)
     save_model(model, output)
     say(f"wrote {output} ({time.perf_counter() - started:.0f} s)")

@@ -21,7 +21,8 @@ def test_an_english_answer_opens_with_the_verified_translation(engine) -> None: 
     result = engine.ask("How much does Composer 2.5 Fast cost?")
     opening = result.answer.split("\n")[0]
     shipped = {r.text for r in verified(CORPUS.glob("*.renderings.jsonl")).values()}
-    assert result.translated and opening in shipped, opening
+    # its sentences' verified renderings, one after another (a neighbour may join the best sentence)
+    assert result.translated and any(opening.startswith(text) for text in shipped), opening
     assert "US$15" in opening and not CJK.search(opening)
     assert "Translated from the Chinese original" in result.answer and "15 美元" in result.answer
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from pathlib import Path
@@ -10,7 +11,7 @@ import numpy as np
 import pytest
 
 from index.answer.decide import GATE_FEATURES
-from index.answer.features import CANDIDATE_FEATURES
+from index.answer.features import CANDIDATE_FEATURES, EXTEND_FEATURES
 from index.answer.model import (
     MODEL_FILE,
     AnswerModel,
@@ -94,6 +95,13 @@ def test_a_model_file_round_trips(tmp_path: Path) -> None:
     hedged = AnswerModel(trees, gate, {"zh": 0.3}, 0.6, {}, near_gate, {"zh": 0.4}, {"zh": 1.5, "en": 2.0})
     save_model(hedged, tmp_path / "hedged.json")
     assert load_model(tmp_path / "hedged.json").hedge_margin == {"zh": 1.5, "en": 2.0}
+    extender = from_lightgbm(fitted({"objective": "binary"}, width=len(EXTEND_FEATURES))[0], EXTEND_FEATURES)
+    extending = dataclasses.replace(hedged, extender=extender, extend_threshold=0.05, extend_threshold_other=0.02)
+    save_model(extending, tmp_path / "extending.json")
+    again = load_model(tmp_path / "extending.json")
+    assert (again.extend_threshold, again.extend_threshold_other) == (0.05, 0.02)
+    save_model(dataclasses.replace(extending, extend_threshold_other=None), tmp_path / "one.json")
+    assert load_model(tmp_path / "one.json").extend_threshold_for(False) == 0.05  # one threshold for every kind
 
 
 def test_a_question_is_answered_only_when_both_gates_pass() -> None:

@@ -3,6 +3,8 @@ on synthetic candidates."""
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from typing import cast
 
 import numpy as np
@@ -10,7 +12,7 @@ import numpy as np
 from index.answer.decide import EVIDENCE
 from index.answer.features import CANDIDATE_FEATURES, QUESTION_KINDS, Candidate, Terms
 from index.answer.model import load_model
-from index.answer.steps import Examined, asks_for_list, decide, extend, rank
+from index.answer.steps import Examined, asks_for_fact, asks_for_list, decide, extend, rank
 from index.answer.understand import understand
 from index.retrieve.retriever import SearchOutcome
 
@@ -56,6 +58,17 @@ def test_a_pointed_item_is_the_whole_unit_and_neighbours_come_from_the_best_ones
         assert all(abs(s - best) <= 2 and passage[s] == passage[best] for s in unit)
         joined += bool(unit)
     assert joined  # random features do make neighbours join
+
+
+def test_a_question_of_another_kind_than_a_fact_meets_its_own_extend_threshold() -> None:
+    never_for_facts = dataclasses.replace(MODEL, extend_threshold=math.inf, extend_threshold_other=0.0)
+    for seed in range(5):
+        fact, reason = examined(seed=seed, kind="fact"), examined(seed=seed, kind="reason")
+        assert extend(never_for_facts, fact, rank(never_for_facts, fact)) == []
+        assert extend(never_for_facts, reason, rank(never_for_facts, reason))  # every neighbour joins at 0
+    assert asks_for_fact(None) and asks_for_fact(np.zeros(len(QUESTION_KINDS)))
+    same = dataclasses.replace(MODEL, extend_threshold_other=None)
+    assert same.extend_threshold_for(False) == same.extend_threshold_for(True) == MODEL.extend_threshold
 
 
 def test_only_a_list_question_asks_for_the_whole_list() -> None:

@@ -46,5 +46,5 @@ def test_the_threshold_keeps_the_precision() -> None:
 
 def test_nothing_to_learn_from_gives_no_extender() -> None:
     examples = [example("a", [True, False], [0, 0])]
-    trees, threshold = fit_extender(examples, [np.array([0.9, 0.1])])
-    assert trees is None and threshold == math.inf
+    trees, threshold, other = fit_extender(examples, [np.array([0.9, 0.1])])
+    assert trees is None and threshold == math.inf and other is None
