@@ -41,9 +41,10 @@ def choose(
         return []
     best, p_best = ranked[0]
     chosen = _completed(stored, best)
-    unit = sorted({*chosen, *neighbours})
-    if length(stored, unit) <= MAX_ANSWER_CHARS:
-        chosen = unit
+    # a neighbour that leads in comes with what it introduces, as the best one does, or not at all
+    whole = sorted({*chosen, *(s for n in neighbours for s in _completed(stored, n))})
+    plain = sorted({*chosen, *(n for n in neighbours if not is_lead_in(stored, n))})
+    chosen = next((u for u in (whole, plain) if length(stored, u) <= MAX_ANSWER_CHARS), chosen)
     if len(ranked) > 1:
         second, p_second = ranked[1]
         same = stored.sentences[second].chunk == stored.sentences[best].chunk

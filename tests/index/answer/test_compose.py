@@ -6,7 +6,7 @@ import re
 
 from index.answer.compose import MAX_ANSWER_CHARS, choose, compose, whole_list, widen, with_heading
 from index.build.store import StoredIndex
-from tests.index.synthetic import STRUCTURED, build_stored, sentence_id
+from tests.index.synthetic import DOCUMENT, STRUCTURED, build_stored, sentence_id
 
 
 def test_the_best_unit_alone_when_the_second_is_far_behind(stored: StoredIndex) -> None:
@@ -23,6 +23,14 @@ def test_a_lead_in_brings_its_list(stored: StoredIndex) -> None:
     lead = sentence_id(stored, "果农说了三件事")
     chosen = choose(stored, [(lead, 0.9)], second_ratio=0.5)
     assert chosen == [lead, lead + 1, lead + 2, lead + 3]
+
+
+def test_a_neighbour_that_leads_in_comes_with_its_list_or_not_at_all(stored: StoredIndex) -> None:
+    before, lead = sentence_id(stored, "果园在山东烟台"), sentence_id(stored, "果农说了三件事")
+    assert choose(stored, [(before, 0.9)], 0.5, neighbours=[lead]) == [before, lead, lead + 1, lead + 2, lead + 3]
+    long = build_stored(DOCUMENT.replace("今年雨水多。", "今年雨水" + "很多" * 200 + "。"))
+    before, lead = sentence_id(long, "果园在山东烟台"), sentence_id(long, "果农说了三件事")
+    assert choose(long, [(before, 0.9)], 0.5, neighbours=[lead]) == [before]  # its list doesn't fit: not alone
 
 
 def test_a_lead_in_over_sub_sections_brings_what_each_says() -> None:
