@@ -25,7 +25,7 @@ from index.answer.decide import retrieval_evidence
 from index.answer.decline import decline_text, unmentioned
 from index.answer.english_line import lexicon_of, translated_line
 from index.answer.features import candidate_matrix, question_terms
-from index.answer.followup import refers_back
+from index.answer.followup import points_back
 from index.answer.messages import message
 from index.answer.model import AnswerModel, load_model
 from index.answer.passages import cited_first, empty_result, retrieved
@@ -172,6 +172,7 @@ class Engine:
         mode: Mode = "hybrid",
         use_llm: bool = True,
         on_partial: PartialHandler | None = None,
+        demonstratives: bool = False,
     ) -> AskResult:
         """Answer a question; ``context``: the earlier questions of its conversation, oldest first
         (a string: one per line). ``on_partial`` receives a generated answer's text as it streams.
@@ -180,7 +181,7 @@ class Engine:
         snapshot = self.snapshot
         stored = snapshot.stored
         k = k or self.settings.top_k
-        query = self.recall(snapshot, self.understand(stored, raw_question, context), k, mode)
+        query = self.recall(snapshot, self.understand(stored, raw_question, context, demonstratives), k, mode)
         examined = self.examine(snapshot, query, k, mode)
         query, t2 = self.routed(examined, alone=not context), time.perf_counter()
         result = empty_result(query, stored, retrieved(stored, examined.outcome, k))
@@ -199,6 +200,9 @@ class Engine:
                 decision = decide(self.model, examined, ranked)
                 answers, result.confidence = answers and decision.answers, round(decision.confidence, 4)
                 result.hedged = answers and not decision.sure  # never on a decline
+            if not answers and context and not query.earlier and not query.demonstratives and points_back(query.text):
+                # declined as a question of its own, it says "that": asked again as a follow-up
+                return self.ask(raw_question, k, context, mode, use_llm, on_partial, demonstratives=True)
             if not answers:
                 result.abstained, result.kind = True, "abstained"
                 result.nearest_sections = nearest_sections(stored, [h.chunk for h in examined.outcome.hits])
@@ -222,8 +226,11 @@ class Engine:
         return result
 
     @staticmethod
-    def understand(stored: StoredIndex, raw_question: str, context: Conversation | str | None) -> Query:
-        return understand(raw_question, context, _titles(stored), [d.meta.author for d in stored.manifest.documents])
+    def understand(
+        stored: StoredIndex, raw_question: str, context: Conversation | str | None, demonstratives: bool = False
+    ) -> Query:
+        authors = [d.meta.author for d in stored.manifest.documents]
+        return understand(raw_question, context, _titles(stored), authors, demonstratives)
 
     def recall(self, snapshot: Snapshot, query: Query, k: int, mode: Mode) -> Query:
         """A follow-up that says "that" or "he" carries what the answer before it quoted: the
@@ -254,7 +261,7 @@ class Engine:
         stored, retriever = snapshot.stored, snapshot.retriever
         # a follow-up's own words say what it asks ("那价格呢？" → 价格), unless it says "it"
         terms = question_terms(retriever, query.text, query.pronoun_tokens, query.language)
-        if query.earlier and terms.absent and not refers_back(query.text):
+        if query.earlier and terms.absent and not query.refers_back:
             # bringing words no passage has in any form ("那明天天气呢？"), it asks about something
             # new: judged on its own, not as the conversation's topic (its terms stay its own words)
             query = dataclasses.replace(query, earlier=(), more=False)

@@ -29,6 +29,7 @@ _PRONOUN = re.compile(
     r"\b(?:it|its|they|them|their|he|him|his|she|her)\b|[他她它](?:们)?|这个|那个|这些|那些|这说明|这意味着",
     re.IGNORECASE,
 )
+_DEMONSTRATIVE = re.compile(r"\b(?:that|those)\b", re.IGNORECASE)
 _FEW_TOKENS = 1  # "multilingual?", "价格": a word or none says what it is about only with the question before
 # ... unless the question asks what that word is and it is a name: "Muon 是什么？", "What is HSDP?" have a
 # subject of their own; "目的是什么" (whose purpose?) still leans on the question before
@@ -44,18 +45,19 @@ def asks_only_for_more(tokens: list[str]) -> bool:
     return all(t in _MORE for t in tokens)
 
 
-def leans_on_context(question: str, tokens: list[str]) -> bool:
+def leans_on_context(question: str, tokens: list[str], demonstratives: bool = False) -> bool:
     """The question needs the one before to be understood: it goes on from it, names it by a
     pronoun, or is a word or none (and doesn't ask what that word is)."""
     words = [t for t in tokens if len(t) > 1]  # 跟, 比 in "跟谁比？" say nothing of a subject
     bare = len(words) <= _FEW_TOKENS and not (words and _DEFINES.search(question) and _is_name(words[0], question))
-    return bare or bool(_GOES_ON.search(question)) or refers_back(question)
+    return bare or bool(_GOES_ON.search(question)) or refers_back(question, demonstratives)
 
 
-def refers_back(question: str) -> bool:
+def refers_back(question: str, demonstratives: bool = False) -> bool:
     """'他挖走了谁？', 'how does it help?': its subject is the question before, so it is judged with it
-    even when its own words aren't the article's."""
-    return bool(_PRONOUN.search(question))
+    even when its own words aren't the article's. ``demonstratives``: English "that" / "those" count too
+    (as often a relative "that" as a pointer: only for a question its own words don't answer)."""
+    return bool(_PRONOUN.search(question) or (demonstratives and _DEMONSTRATIVE.search(question)))
 
 
 def _is_name(token: str, question: str) -> bool:
@@ -64,3 +66,8 @@ def _is_name(token: str, question: str) -> bool:
         any(c.isupper() or c.isdigit() for c in m.group(0))
         for m in re.finditer(re.escape(token), question, re.IGNORECASE)
     )
+
+
+def points_back(question: str) -> bool:
+    """It says "that" / "those", which may point at the question before (or be a relative "that")."""
+    return bool(_DEMONSTRATIVE.search(question))

@@ -34,6 +34,7 @@ class Query:
     section: SectionReference | None = None  # "per the conclusion", 第三部分
     item: ItemReference | None = None  # "the 2nd lesson", 第三点
     said: tuple[str, ...] = ()  # what the previous answer quoted, when this one names it by a pronoun
+    demonstratives: bool = False  # English "that" / "those" point back too (refers_back)
 
     @property
     def search_tokens(self) -> list[str]:
@@ -45,12 +46,16 @@ class Query:
     def recalls(self) -> bool:
         """It leans on what was answered, not only on what was asked: "why that much?", "他后来去了哪"
         ("why?" alone is asked as the question before, widened)."""
-        return bool(self.earlier) and not self.more and refers_back(self.text)
+        return bool(self.earlier) and not self.more and self.refers_back
 
     @property
     def pronoun_tokens(self) -> list[str]:
         """The words that say what it asks about: a pronoun stands for the earlier question's subject."""
-        return self.search_tokens if self.earlier and refers_back(self.text) else list(self.tokens)
+        return self.search_tokens if self.earlier and self.refers_back else list(self.tokens)
+
+    @property
+    def refers_back(self) -> bool:
+        return refers_back(self.text, self.demonstratives)
 
 
 def clean_conversation(conversation: Conversation | str | None) -> tuple[str, ...]:
@@ -71,8 +76,10 @@ def understand(
     conversation: Conversation | str | None = None,
     titles: Sequence[str] = (),
     authors: Sequence[str] = (),
+    demonstratives: bool = False,
 ) -> Query:
-    """Raises QuestionError for unusable input (empty, too long, no words)."""
+    """Raises QuestionError for unusable input (empty, too long, no words). ``demonstratives``: English
+    "that" / "those" point at the question before (followup.refers_back)."""
     asked = validate_question(raw_question)
     language = detect_language(asked)
     text = chinese_dates(asked)  # searched and answered as the corpus writes dates: "May 18" → "5 月 18 日"
@@ -86,7 +93,7 @@ def understand(
         tokens = tokenize(text)
     if earlier and not more and all(_about_the_article(line, titles) for line in earlier):
         earlier = ()  # "Who wrote this piece?" gives a later question no subject
-    if earlier and not (leans_on_context(text, tokens) or item_reference(text)):
+    if earlier and not (leans_on_context(text, tokens, demonstratives) or item_reference(text)):
         earlier = ()  # a question with a subject of its own is asked afresh (index/answer/followup.py)
     talk = small_talk(text)
     kind: Kind = "content"
@@ -107,6 +114,7 @@ def understand(
         talk=talk,
         section=section_reference(text),
         item=item_reference(text),
+        demonstratives=demonstratives,
     )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from index.answer.compose import MAX_ANSWER_CHARS, widen
-from index.answer.followup import asks_only_for_more, leans_on_context, refers_back
+from index.answer.followup import asks_only_for_more, leans_on_context, points_back, refers_back
 from index.text.tokens import tokenize
 from tests.index.test_answers import SWE_ZH, check_citations
 
@@ -50,6 +50,15 @@ def test_leans_on_context(question: str, leans: bool) -> None:
 )
 def test_refers_back(question: str, back: bool) -> None:
     assert refers_back(question) is back
+
+
+def test_that_points_back_only_when_asked_to() -> None:
+    """A relative "that" is as common as a pointing one: "that" counts only for a question its own
+    words don't answer (the engine asks it again so)."""
+    assert points_back("Was the poster upset about that?") and points_back("Those numbers, where are they from?")
+    assert not refers_back("What's the model that Cursor used?")
+    assert refers_back("What's the model that Cursor used?", demonstratives=True)
+    assert not points_back("这个呢") and not refers_back("What is this?", demonstratives=True)
 
 
 @pytest.mark.parametrize(
@@ -155,6 +164,18 @@ def test_a_follow_up_to_something_the_article_lacks_is_declined(engine, context:
     learned, and a question near one (比特币 alone) may pass it by less than the hedge margin."""
     result = engine.ask(follow_up, context=context)
     assert result.abstained or result.hedged
+
+
+def test_a_follow_up_saying_that_is_asked_with_the_question_before_when_alone_it_is_declined(engine) -> None:  # type: ignore[no-untyped-def]
+    question, context = (
+        "How does the writer describe that sort of backing?",
+        ["What did Musk post on X on release day?"],
+    )
+    assert engine.ask(question).abstained  # its own words aren't the article's
+    in_thread = engine.ask(question, context=context)
+    assert not in_thread.abstained and in_thread.citations[0].section.startswith("五、")
+    relative = "What was the model that Cursor started from?"  # answered alone: the conversation doesn't steer it
+    assert engine.ask(relative, context=context).citations == engine.ask(relative).citations
 
 
 def _recalled(engine, question: str, context: tuple[str, ...]):  # type: ignore[no-untyped-def]
