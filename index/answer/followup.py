@@ -29,7 +29,7 @@ _PRONOUN = re.compile(
     r"\b(?:it|its|they|them|their|he|him|his|she|her)\b|[他她它](?:们)?|这个|那个|这些|那些|这说明|这意味着",
     re.IGNORECASE,
 )
-_DEMONSTRATIVE = re.compile(r"\b(?:that|those)\b", re.IGNORECASE)
+_DEMONSTRATIVE = re.compile(r"\b(?:that|those)\b|这种|那种|这样的|那样的", re.IGNORECASE)
 _FEW_TOKENS = 1  # "multilingual?", "价格": a word or none says what it is about only with the question before
 # ... unless the question asks what that word is and it is a name: "Muon 是什么？", "What is HSDP?" have a
 # subject of their own; "目的是什么" (whose purpose?) still leans on the question before
@@ -56,7 +56,8 @@ def leans_on_context(question: str, tokens: list[str], demonstratives: bool = Fa
 def refers_back(question: str, demonstratives: bool = False) -> bool:
     """'他挖走了谁？', 'how does it help?': its subject is the question before, so it is judged with it
     even when its own words aren't the article's. ``demonstratives``: English "that" / "those" count too
-    (as often a relative "that" as a pointer: only for a question its own words don't answer)."""
+    and 这种 / 那种 (as often a relative "that", or a kind of its own, as a pointer: only for a question its own
+    words don't answer)."""
     return bool(_PRONOUN.search(question) or (demonstratives and _DEMONSTRATIVE.search(question)))
 
 
@@ -69,5 +70,6 @@ def _is_name(token: str, question: str) -> bool:
 
 
 def points_back(question: str) -> bool:
-    """It says "that" / "those", which may point at the question before (or be a relative "that")."""
+    """It says "that" / "those" (which may point at the question before, or be a relative "that"), or
+    这种 / 那种 / 这样的 ("this kind of": the kind the answer before spoke of, or one of its own)."""
     return bool(_DEMONSTRATIVE.search(question))

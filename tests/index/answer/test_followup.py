@@ -58,6 +58,7 @@ def test_that_points_back_only_when_asked_to() -> None:
     assert points_back("Was the poster upset about that?") and points_back("Those numbers, where are they from?")
     assert not refers_back("What's the model that Cursor used?")
     assert refers_back("What's the model that Cursor used?", demonstratives=True)
+    assert points_back("作者怎么看这种做法？") and not refers_back("作者怎么看这种做法？")
     assert not points_back("这个呢") and not refers_back("What is this?", demonstratives=True)
 
 
