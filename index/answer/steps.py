@@ -67,16 +67,20 @@ def extend(model: AnswerModel, examined: Examined, ranked: list[tuple[int, float
     )
 
 
+def learned_kind(kinds: np.ndarray | None) -> str:
+    """The kind the learned shares (features.QUESTION_KINDS) give the question: none known, a fact."""
+    return "fact" if kinds is None or not np.any(kinds) else QUESTION_KINDS[int(np.argmax(kinds))]
+
+
 def asks_for_fact(kinds: np.ndarray | None) -> bool:
     """Whether the learned kind shares take the question for a fact (no shares: a fact)."""
-    return kinds is None or not np.any(kinds) or QUESTION_KINDS[int(np.argmax(kinds))] == "fact"
+    return learned_kind(kinds) == "fact"
 
 
 def asks_for_list(examined: Examined) -> bool:
     """Whether the question asks for several things (the learned question kind): its answer is
     the whole list its best sentence belongs to."""
-    shares = examined.kinds
-    return shares is not None and QUESTION_KINDS[int(np.argmax(shares))] == "list"
+    return learned_kind(examined.kinds) == "list"
 
 
 def decide(model: AnswerModel, examined: Examined, ranked: list[tuple[int, float]]) -> Decision:

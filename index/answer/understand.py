@@ -34,7 +34,7 @@ class Query:
     section: SectionReference | None = None  # "per the conclusion", 第三部分
     item: ItemReference | None = None  # "the 2nd lesson", 第三点
     said: tuple[str, ...] = ()  # what the previous answer quoted, when this one names it by a pronoun
-    demonstratives: bool = False  # English "that" / "those" point back too (refers_back)
+    demonstratives: bool = False  # "that" / "those" / 这种 point back too (followup.refers_back)
 
     @property
     def search_tokens(self) -> list[str]:
@@ -78,8 +78,8 @@ def understand(
     authors: Sequence[str] = (),
     demonstratives: bool = False,
 ) -> Query:
-    """Raises QuestionError for unusable input (empty, too long, no words). ``demonstratives``: English
-    "that" / "those" point at the question before (followup.refers_back)."""
+    """Raises QuestionError for unusable input (empty, too long, no words). ``demonstratives``: "that" /
+    "those" / 这种 point at the question before too (followup.refers_back)."""
     asked = validate_question(raw_question)
     language = detect_language(asked)
     text = chinese_dates(asked)  # searched and answered as the corpus writes dates: "May 18" → "5 月 18 日"
