@@ -15,6 +15,7 @@ with the bundled article), and ``renderings.jsonl`` in the index folder (what ``
 
 from __future__ import annotations
 
+import calendar
 import hashlib
 import json
 import re
@@ -43,6 +44,7 @@ _QUOTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\"|'[^'
 _LATIN_NAME = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9.+\-]*[A-Za-z0-9+]|(?<![A-Za-z0-9])[A-Z](?![A-Za-z0-9])")
 # the instructions enrich gives the model (index/generate/enrich.py), echoed back instead of a translation
 _PROMPT_ECHO = re.compile(r"had these problems|not to translate|output only the", re.IGNORECASE)
+_IMPERATIVE = "别不要勿莫"  # what 千万 goes before as an adverb
 # an English rendering is about 1.5–4 times as many characters as its Chinese source
 LENGTH_RATIO = (0.8, 7.0)
 
@@ -98,8 +100,16 @@ def _unspoken(source: str, q: Quantity) -> bool:
     plate"), a heading's or a list's ordinal (三、性能怎么样, 第一，…)."""
     if q.text.startswith("一") and q.value == 1 and not q.scaled:
         return True
+    if q.text in ("千万", "万万") and source[q.end : q.end + 1] in _IMPERATIVE:
+        return True  # 千万别… "by no means", an adverb before a command
     opens = not source[: q.start].strip()
     return q.kind == "ordinal" and opens and source[q.end : q.end + 1] in ("、", "，", ",", "：", ":")
+
+
+def _month(source: str, q: Quantity) -> str:
+    """The English name of the month a bare number before 月 names (二月 "February"; 两个月 is a count)."""
+    named = q.kind == "number" and q.value is not None and q.value % 1 == 0 and 1 <= q.value <= 12
+    return calendar.month_name[int(q.value)] if named and source[q.end :].lstrip().startswith("月") else ""  # type: ignore[arg-type]
 
 
 def spoken(source: str) -> list[Quantity]:
@@ -130,6 +140,9 @@ def problems(source: str, rendering: str, language: str) -> list[str]:
     said = mentions(text)
     stated = [m for m in mentions(source) if not _unspoken(source, m.quantity)]
     for m in stated:
+        month = _month(source, m.quantity) if language == "en" else ""
+        if month and re.search(rf"\b{month}\b", text, re.IGNORECASE):
+            continue
         if not any(matches(r, [m]) for r in said):
             found.append(f"number missing or changed: {m.quantity.text}")
     for r in said:

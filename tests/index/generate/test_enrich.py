@@ -289,6 +289,17 @@ def test_a_name_s_plural_keeps_it_and_an_echoed_prompt_is_no_rendering() -> None
     assert "the prompt echoed" in problems("第四个问题。", echoed, "en")
 
 
+def test_a_bare_month_is_its_name_and_an_adverb_千万_no_amount() -> None:
+    from index.english.renderings import problems, spoken
+
+    source = "一个只有28天的二月，只允许大约20分钟的停机。"
+    assert problems(source, "A February of only 28 days allows about 20 minutes of downtime.", "en") == []
+    assert problems(source, "A month of only 28 days allows about 20 minutes of downtime.", "en")
+    assert problems("花了三个月。", "It took March.", "en")  # 三个月 is a count
+    assert not spoken("千万别把鸡蛋放在一个篮子里。")  # nothing handed to the model as "10 million"
+    assert problems("用户突破千万。", "Users passed a thousand.", "en")  # an amount still
+
+
 def test_keys_follow_the_text_not_its_white_space() -> None:
     assert sentence_key("一 句 话") == sentence_key("一  句\t话") != sentence_key("一句话")
 
