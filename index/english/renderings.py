@@ -15,7 +15,6 @@ with the bundled article), and ``renderings.jsonl`` in the index folder (what ``
 
 from __future__ import annotations
 
-import calendar
 import hashlib
 import json
 import re
@@ -29,7 +28,7 @@ from pydantic import BaseModel, ValidationError
 from index.english.dictionary import person_names
 from index.text.bounds import matches, mentions
 from index.text.language import detect_language
-from index.text.numbers import Quantity, identifiers
+from index.text.numbers import MONTHS, Quantity, identifiers
 
 SIDECAR_SUFFIX = ".renderings.jsonl"
 CACHE_FILE = "renderings.jsonl"
@@ -109,7 +108,7 @@ def _unspoken(source: str, q: Quantity) -> bool:
 def _month(source: str, q: Quantity) -> str:
     """The English name of the month a bare number before 月 names (二月 "February"; 两个月 is a count)."""
     named = q.kind == "number" and q.value is not None and q.value % 1 == 0 and 1 <= q.value <= 12
-    return calendar.month_name[int(q.value)] if named and source[q.end :].lstrip().startswith("月") else ""  # type: ignore[arg-type]
+    return MONTHS[int(q.value) - 1] if named and source[q.end :].lstrip().startswith("月") else ""  # type: ignore[arg-type]
 
 
 def spoken(source: str) -> list[Quantity]:
