@@ -140,7 +140,7 @@ def problems(source: str, rendering: str, language: str) -> list[str]:
     stated = [m for m in mentions(source) if not _unspoken(source, m.quantity)]
     for m in stated:
         month = _month(source, m.quantity) if language == "en" else ""
-        if month and re.search(rf"\b{month}\b", text, re.IGNORECASE):
+        if month and re.search(rf"\b{month}\b", text):  # "may" the verb is no May
             continue
         if not any(matches(r, [m]) for r in said):
             found.append(f"number missing or changed: {m.quantity.text}")

@@ -296,6 +296,7 @@ def test_a_bare_month_is_its_name_and_an_adverb_千万_no_amount() -> None:
     assert problems(source, "A February of only 28 days allows about 20 minutes of downtime.", "en") == []
     assert problems(source, "A month of only 28 days allows about 20 minutes of downtime.", "en")
     assert problems("花了三个月。", "It took March.", "en")  # 三个月 is a count
+    assert problems("五月的数据。", "The data may be there.", "en")  # the verb "may" names no month
     assert not spoken("千万别把鸡蛋放在一个篮子里。")  # nothing handed to the model as "10 million"
     assert problems("用户突破千万。", "Users passed a thousand.", "en")  # an amount still
 
