@@ -27,13 +27,7 @@ from typing import TYPE_CHECKING
 
 from index.english.dictionary import dictionary_entries, stem, tech_term_keys
 from index.generate.cut import cited_numbers, sentences, source_sentences, unmarked, written
-from index.generate.placement import (
-    comparable_kind,
-    quantity_spans,
-    source_numbers,
-    spaced,
-    stated_numbers,
-)
+from index.generate.placement import comparable_kind, quantity_spans, source_numbers, spaced, stated_numbers
 from index.text.bounds import matches
 from index.text.derived import item_counts, lone_numerals, worked_out
 from index.text.names import NAME_WORD
@@ -308,9 +302,8 @@ class Grounding:
                 found.append(Problem("name", name))
         for sentence in sentences(answer):
             own = [cited[n] for n in cited_numbers(sentence) if n in cited] or everything
-            if self.support(sentence, own) < MIN_SUPPORT:
+            if self.support(sentence, own) < MIN_SUPPORT:  # its numbers are still read: a reading may accept it
                 found.append(Problem("sentence", unmarked(sentence).strip()[:80]))
-                continue
             found += [Problem("number", f"{text} (said of something else)") for text in self.misplaced(sentence, own)]
         return found
 
@@ -354,15 +347,20 @@ class PassageVerifier:
     grounding: Grounding
 
     @staticmethod
-    def _cited(text: str, passages: Sequence[object]) -> dict[int, str]:
+    def cited_texts(text: str, passages: Sequence[object]) -> dict[int, str]:
         texts = [getattr(p, "text", "") for p in passages]
         return {n: texts[n - 1] for n in cited_numbers(text) if 1 <= n <= len(texts)}
 
     def problem(self, text: str, passages: Sequence[object]) -> str | None:
-        return self.grounding.first_problem(text, self._cited(text, passages))
+        return self.grounding.first_problem(text, self.cited_texts(text, passages))
 
     def shown(self, text: str, passages: Sequence[object]) -> str:
-        return self.grounding.grounded_prefix(text, self._cited(text, passages))
+        return self.grounding.grounded_prefix(text, self.cited_texts(text, passages))
+
+    def wording_only(self, text: str, passages: Sequence[object]) -> bool:
+        """Whether only the word check refuses ``text``: its numbers and names are the passages'."""
+        problems = self.grounding.problems(text, self.cited_texts(text, passages))
+        return bool(problems) and all(p.kind == "sentence" for p in problems)
 
 
 # -- with one index version's words ------------------------------------------------------------

@@ -128,11 +128,20 @@ class LocalChat:
         temperature: float,
         stream: bool = False,
         timeout: float | None = None,
+        logprobs: bool = False,
+        top_logprobs: int = 0,
     ) -> Any:
         """A chat completion (an object like the openai client's), or with ``stream`` its chunks.
         ``timeout`` is the caller's business: the generator's deadline bounds the wait."""
         del model, timeout  # one model; no connection to time out
-        request = {"messages": messages, "max_tokens": max_tokens, "temperature": temperature, "stream": stream}
+        request: dict[str, Any] = {
+            "messages": messages,
+            "max_tokens": max_tokens,
+            "temperature": temperature,
+            "stream": stream,
+        }
+        if logprobs:
+            request.update(logprobs=True, top_logprobs=top_logprobs)
         if stream:
             return _Stream(self._server, request, self._lock)
         with self._lock:

@@ -67,6 +67,10 @@ class Verifier(Protocol):
 
     def shown(self, text: str, passages: Sequence[Passage]) -> str: ...
 
+    def wording_only(self, text: str, passages: Sequence[Passage]) -> bool: ...
+
+    def cited_texts(self, text: str, passages: Sequence[Passage]) -> dict[int, str]: ...
+
 
 @dataclass(frozen=True)
 class Partial:

@@ -22,7 +22,7 @@ LOCAL_PREFIX = "gguf:"  # LLM_MODEL=gguf:/path/to/model.gguf runs the file in-pr
 
 class LLMSettings(BaseSettings):
     """``LLM_BASE_URL``, ``LLM_MODEL``, ``LLM_API_KEY``, ``LLM_TIMEOUT``, ``LLM_MAX_TOKENS``,
-    ``LLM_TEMPERATURE``, ``LLM_DEADLINE``, ``LLM_STREAM``, ``LLM_PASSAGES``, and for a local model
+    ``LLM_TEMPERATURE``, ``LLM_DEADLINE``, ``LLM_STREAM``, ``LLM_PASSAGES``, ``LLM_JUDGE``, and for a local model
     ``LLM_THREADS``, ``LLM_CONTEXT``. Generative answers are off unless both the base URL and the
     model are set, or the model is a local file (``gguf:…``); an empty variable counts as unset."""
 
@@ -41,6 +41,7 @@ class LLMSettings(BaseSettings):
     )
     stream: bool = Field(True, description="The bot shows the answer as it is written (edits ≤ 1 per second).")
     passages: int = Field(8, ge=1, le=8, description="Passages the model reads (the cited ones first).")
+    judge: bool = Field(True, description="A second reading of each answer by the model (one token).")
     threads: int | None = Field(None, ge=1, le=256, description="Local model: CPU threads (default: all cores).")
     context: int = Field(4096, ge=512, le=131_072, description="Local model: context window in tokens.")
 

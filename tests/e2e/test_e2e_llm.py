@@ -101,7 +101,7 @@ def _assert_cites(field: dict, passage: tuple[str, str]) -> None:
 
 # -- tests -----------------------------------------------------------------------------------------
 def test_a_cited_reply_is_the_answer_with_its_citation(bot: BotUnderTest, fresh: FakeOpenAI) -> None:
-    fresh.script(Reply.text(GENERATED))
+    fresh.script(Reply.text(GENERATED), Reply.text("Yes"))
     payload = _ask(bot, "llm-asker")
     embed = payload["embeds"][0]
 
@@ -115,10 +115,13 @@ def test_a_cited_reply_is_the_answer_with_its_citation(bot: BotUnderTest, fresh:
     assert "Kate" in embed["footer"]["text"]
     assert [i.split(":")[1] for i in custom_ids(payload)] == ["up", "down"]
 
-    # What the model was sent: one chat completion, system rules first, then the passages
-    # (delimited, numbered) and the question; the configured model and key.
-    (request,) = _chat_requests(fresh)
-    assert len(fresh.requests) == 1
+    # What the model was sent: a chat completion, system rules first, then the passages
+    # (delimited, numbered) and the question; the configured model and key. Then its second
+    # reading: one token, the answer beside the passage it cites.
+    request, reading = _chat_requests(fresh)
+    assert len(fresh.requests) == 2
+    assert reading.json["max_tokens"] == 1 and reading.json["logprobs"] is True
+    assert GENERATED in reading.json["messages"][1]["content"] and "70.2%" in reading.json["messages"][1]["content"]
     body = request.json
     assert body["model"] == MODEL
     assert [m["role"] for m in body["messages"]] == ["system", "user"]
@@ -155,7 +158,7 @@ def test_markers_are_renumbered_in_order_of_appearance(bot: BotUnderTest, fresh:
     )
     assert embed["description"] == expected
     assert [f["name"].split(" ", 1)[0] for f in embed["fields"]] == ["[1]", "[2]"], embed["fields"]
-    (request,) = _chat_requests(fresh)
+    request = _chat_requests(fresh)[0]  # then its second reading
     passages = _passages(request)
     assert len(passages) >= 3, f"the prompt has {len(passages)} passages"
     _assert_cites(_field(embed, 1), passages[2])
@@ -164,23 +167,24 @@ def test_markers_are_renumbered_in_order_of_appearance(bot: BotUnderTest, fresh:
 
 
 @pytest.mark.parametrize(
-    ("reply", "reason"),
+    ("replies", "reason"),
     [
-        pytest.param(Reply.error(500), r"http_status: HTTP 500", id="http-500"),
-        pytest.param(Reply.text("Composer 2.5 scores 70.2% on SWE-bench Verified."), r"uncited: ", id="uncited"),
+        pytest.param((Reply.error(500),), r"http_status: HTTP 500", id="http-500"),
+        pytest.param((Reply.text("Composer 2.5 scores 70.2% on SWE-bench Verified."),), r"uncited: ", id="uncited"),
+        pytest.param((Reply.text(GENERATED), Reply.text("No")), r"ungrounded: second reading", id="read-again"),
     ],
 )
 def test_a_failed_generation_falls_back_to_the_extractive_answer(
-    bot: BotUnderTest, fresh: FakeOpenAI, reply: Reply, reason: str
+    bot: BotUnderTest, fresh: FakeOpenAI, replies: tuple[Reply, ...], reason: str
 ) -> None:
-    fresh.script(reply)
+    fresh.script(*replies)
     log_from = len(bot.log())
     embed = _ask(bot, f"fallback-{reason.split(':')[0]}")["embeds"][0]
 
     # The extractive answer: the article quoted in Chinese, cited, nothing of the failed reply.
     assert re.search(r"(Quoted|Translated) from the Chinese original", embed["description"]), embed["description"]
     assert CHINESE_QUOTE in embed["description"] and "[1]" in embed["description"]
-    assert "Composer 2.5 scores" not in embed_text({"embeds": [embed]})
+    assert "Composer 2.5 scores" not in embed_text({"embeds": [embed]}), "a refused reply is never shown"
     cited = _field(embed, 1)
     assert SECTION in cited["name"] and "70.2%" in cited["value"], cited
 
@@ -192,10 +196,10 @@ def test_a_failed_generation_falls_back_to_the_extractive_answer(
 
 
 def test_generation_works_again_after_failures(bot: BotUnderTest, fresh: FakeOpenAI) -> None:
-    fresh.script(Reply.text(GENERATED))
+    fresh.script(Reply.text(GENERATED), Reply.text("Yes"))
     embed = _ask(bot, "after-failure")["embeds"][0]
     assert embed["description"] == GENERATED
-    assert len(_chat_requests(fresh)) == 1
+    assert len(_chat_requests(fresh)) == 2  # the answer and its second reading
 
 
 def test_no_message_of_the_module_could_ping(bot: BotUnderTest) -> None:

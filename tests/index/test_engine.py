@@ -170,7 +170,8 @@ def test_a_generated_answer_streams_to_on_partial(engine) -> None:  # type: igno
     with FakeOpenAI() as fake:
         llm = LLMSettings(base_url=fake.base_url, model="fake-model", timeout=5, deadline=10)
         writer = Engine(engine.settings, embedder=engine.embedder, llm=llm)
-        fake.script(Reply.text(text, chunk_size=4, chunk_delay=0.02), Reply.text(text))
+        yes = Reply.text("Yes")  # each answer's second reading
+        fake.script(Reply.text(text, chunk_size=4, chunk_delay=0.02), yes, Reply.text(text), yes)
         partials: list[str] = []
         try:
             streamed = writer.ask(question, on_partial=partials.append)
@@ -179,7 +180,12 @@ def test_a_generated_answer_streams_to_on_partial(engine) -> None:  # type: igno
             assert writer.generator is not None
             writer.generator.close()
         requests = [r.json for r in fake.requests if r.method == "POST"]
-    assert [bool(r.get("stream")) for r in requests] == [True, False]
+    assert [(bool(r.get("stream")), r["max_tokens"]) for r in requests] == [
+        (True, 400),
+        (False, 1),
+        (False, 400),
+        (False, 1),
+    ]
     assert streamed.answer == whole.answer == text
     assert streamed.citations == whole.citations and streamed.kind == whole.kind
     assert partials and all(text.startswith(p) for p in partials), partials

@@ -48,6 +48,8 @@ MODEL_ID = "有开发者在 API 里直接看到了模型 ID：accounts/anysphere
 # inflected word opening a sentence ("Sharded") no name;
 # its second half, vi-076 on, never read: 0.67 → 0.73, 2 wrong both times). blind10 (first run 0.73 / 17 wrong:
 # 15 wrong in meaning — reversed, roles or order swapped — and 2 in a name; no wrong number, date or price).
+# blind11 (first run 0.79 / 18 wrong). What refuses wrong meanings is the model's second reading
+# (tests/index/generate/test_judge_llm.py), not these checks.
 VERIFIER_SETS = {
     "verifier_dev.jsonl": (0.93, 0),
     "verifier_holdout.jsonl": (0.93, 0),
@@ -60,6 +62,7 @@ VERIFIER_SETS = {
     "verifier_blind8.jsonl": (0.74, 8),
     "verifier_blind9.jsonl": (0.80, 4),
     "verifier_blind10.jsonl": (0.72, 18),
+    "verifier_blind11.jsonl": (0.78, 19),
 }
 
 
