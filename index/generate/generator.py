@@ -25,12 +25,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from index.generate.judge import accepted, second_reading
+from index.generate.judge import second_reading
 from index.generate.outcome import (
     Check,
     Done,
     FailureReason,
-    GeneratedAnswer,
     GenerationFailure,
     Outcome,
     Partial,
@@ -38,6 +37,7 @@ from index.generate.outcome import (
     Verifier,
 )
 from index.generate.prompt import build_messages
+from index.generate.review import Reader, reviewed
 from index.generate.settings import LLMSettings
 from index.generate.verify import preview, verify
 from index.models import Passage
@@ -342,8 +342,9 @@ class Generator:
                     outcome = event
                 elif isinstance(event, _End):
                     outcome = assembler.finish(event.finish_reason)
-                    if verifier is not None and self.settings.judge:
-                        outcome = self._read_again(question, assembler, outcome, verifier, deadline_at)
+                    if verifier is not None:
+                        read = self._reader(question, deadline_at)
+                        outcome = reviewed(outcome, assembler.text, passages, language, self.model, verifier, read)
                 else:
                     assembler.parts.append(event.text)
                     now = time.monotonic()
@@ -356,25 +357,13 @@ class Generator:
             cancelled.set()  # the worker stops at its next event; its reads are bounded by the timeout
         yield Done(self._report(outcome, started))
 
-    def _read_again(
-        self, question: str, made: _Assembler, outcome: Outcome, verifier: Verifier, deadline_at: float
-    ) -> Outcome:
-        """The model's second reading of a grounded answer, or of one only the word check refused
-        (index/generate/judge.py): what it refuses is not shown, what it supports is."""
-        grounded = isinstance(outcome, GeneratedAnswer) and not outcome.abstained
-        candidate = outcome if grounded else None
-        if isinstance(outcome, GenerationFailure) and outcome.reason == "ungrounded":
-            unchecked = verify(made.text, made.passages, made.language, self.model)
-            if isinstance(unchecked, GeneratedAnswer) and verifier.wording_only(unchecked.text, made.passages):
-                candidate = unchecked
+    def _reader(self, question: str, deadline_at: float) -> Reader | None:
+        """The model's second reading within what is left of the deadline, or None when it is off."""
         remaining = deadline_at - time.monotonic()
-        if not isinstance(candidate, GeneratedAnswer) or remaining < MIN_ATTEMPT_SECONDS:
-            return outcome
-        cited = verifier.cited_texts(candidate.text, made.passages)
-        score = second_reading(self._sync_client(), self.model, question, candidate.text, cited, remaining)
-        if accepted(score, grounded):
-            return candidate
-        return outcome if score is None else GenerationFailure("ungrounded", f"second reading: no ({score:+.2f})")
+        if not self.settings.judge or remaining < MIN_ATTEMPT_SECONDS:
+            return None
+        client = self._sync_client()
+        return lambda text, cited: second_reading(client, self.model, question, text, cited, remaining)
 
     def generate(
         self, question: str, passages: Sequence[Passage], language: str, verifier: Verifier | None = None

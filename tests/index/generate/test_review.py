@@ -1,0 +1,54 @@
+"""index/generate/review.py: a sentence cited to the wrong given passage is pointed at the one that
+states it, checked against it as any other; then the reading (tests/index/generate/test_judge.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from index.generate.grounding import PassageVerifier, grounding_of
+from index.generate.outcome import GeneratedAnswer, GenerationFailure
+from index.generate.review import recited, reviewed
+from index.models import Passage
+
+SHIPPED = "5 月 18 日 Cursor 发布 Composer 2.5 时，官方博客又重复了一遍："
+PRICE = "价格上，Composer 2.5 Fast 版每百万 token 输入 15 美元、输出 2.50 美元。"
+
+
+def _passage(n: int, text: str) -> Passage:
+    return Passage(
+        chunk_id=f"c{n}", doc_id="d", section="", paragraphs=[n], start=0, end=len(text), text=text, rank=n, score=1
+    )
+
+
+PASSAGES = [_passage(1, PRICE), _passage(2, SHIPPED)]
+
+
+@pytest.fixture(scope="module")
+def verifier(engine) -> PassageVerifier:  # type: ignore[no-untyped-def]
+    return PassageVerifier(grounding_of(engine.snapshot.stored))
+
+
+def test_a_sentence_is_cited_to_the_given_passage_that_states_it(verifier: PassageVerifier) -> None:
+    text = "Composer 2.5 shipped on May 18 [1]. Input costs $15 per million tokens [1]."
+    assert (
+        recited(text, PASSAGES, verifier)
+        == "Composer 2.5 shipped on May 18 [2]. Input costs $15 per million tokens [1]."
+    )
+
+
+def test_a_sentence_no_passage_states_keeps_its_marker(verifier: PassageVerifier) -> None:
+    text = "Composer 2.5 shipped on May 19 [1]. Input costs $15 per million tokens [2]."
+    assert (
+        recited(text, PASSAGES, verifier)
+        == "Composer 2.5 shipped on May 19 [1]. Input costs $15 per million tokens [1]."
+    )
+
+
+def test_a_refused_answer_is_shown_once_its_citation_is_right(verifier: PassageVerifier) -> None:
+    raw = "Composer 2.5 的输出价是每百万 token 2.50 美元 [2]。"
+    refused = GenerationFailure("ungrounded", "number not in the cited passages: 2.50 美元")
+    outcome = reviewed(refused, raw, PASSAGES, "zh", "m", verifier, read=None)
+    assert isinstance(outcome, GeneratedAnswer) and outcome.text == raw.replace("[2]", "[1]") and outcome.cited == [1]
+    doubted = reviewed(refused, raw, PASSAGES, "zh", "m", verifier, read=lambda text, cited: -3.0)
+    assert isinstance(doubted, GenerationFailure) and doubted.detail == "second reading: no (-3.00)"
+    assert reviewed(refused, raw.replace("2.50", "3.50"), PASSAGES, "zh", "m", verifier, read=None) == refused
