@@ -6,13 +6,16 @@ wrong answer more."""
 from __future__ import annotations
 
 import json
-from types import SimpleNamespace
 
 import pytest
 
 from index.generate.grounding import PassageVerifier, grounding_of
-from index.generate.judge import accepted, second_reading
+from index.generate.judge import second_reading
+from index.generate.outcome import GeneratedAnswer
+from index.generate.review import reviewed
 from index.generate.settings import LLMSettings
+from index.generate.verify import verify
+from index.models import Passage
 from tests.index.support import REPO
 
 MODEL = REPO / "var" / "models" / "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
@@ -41,15 +44,35 @@ def chat():  # type: ignore[no-untyped-def]
 
 
 def verdicts(chat, verifier: PassageVerifier, rows: list[dict]) -> list[tuple[dict, bool, bool, float | None]]:  # type: ignore[no-untyped-def]
-    """Each row with the word checks' verdict, the verdict with the reading, and its score."""
+    """Each row with the checks' verdict, the verdict the generator reaches (index/generate/review.py),
+    and the reading's score."""
     out = []
     for row in rows:
-        passages = [SimpleNamespace(text=row["source"])]
-        grounded = verifier.problem(row["answer"], passages) is None
-        score = None
-        if grounded or verifier.wording_only(row["answer"], passages):
-            score = second_reading(chat, "local", row["question"], row["answer"], {1: row["source"]}, 60)
-        out.append((row, grounded, (grounded or score is not None) and accepted(score, grounded), score))
+        passages = [
+            Passage(
+                chunk_id="c",
+                doc_id="d",
+                section="",
+                paragraphs=[1],
+                start=0,
+                end=1,
+                text=row["source"],
+                rank=1,
+                score=1,
+            )
+        ]
+        checked = verify(row["answer"], passages, row["lang"], "local", check=verifier.problem)
+        scores: list[float | None] = []
+
+        def read(
+            text: str, cited: dict[int, str], question: str = row["question"], scores: list[float | None] = scores
+        ) -> float | None:
+            scores.append(second_reading(chat, "local", question, text, cited, 60))
+            return scores[-1]
+
+        shown = reviewed(checked, row["answer"], passages, row["lang"], "local", verifier, read)
+        grounded = isinstance(checked, GeneratedAnswer)
+        out.append((row, grounded, isinstance(shown, GeneratedAnswer), scores[0] if scores else None))
     return out
 
 
