@@ -27,7 +27,6 @@ SYSTEM = (
     "or directly implied by the passage, with the same numbers, the same people and things doing the same "
     "things, in the same direction. Reply No if the answer adds, reverses, swaps or changes anything."
 )
-_YES, _NO = frozenset({"yes"}), frozenset({"no"})
 
 
 def judge_messages(question: str, answer: str, cited: Mapping[int, str]) -> list[dict[str, str]]:
@@ -64,8 +63,7 @@ def support_score(completion: Any) -> float | None:
             value = _field(entry, "logprob")
             if isinstance(value, int | float):
                 by_word[word] = max(by_word.get(word, float("-inf")), float(value))
-        yes = max((v for w, v in by_word.items() if w in _YES), default=None)
-        no = max((v for w, v in by_word.items() if w in _NO), default=None)
+        yes, no = by_word.get("yes"), by_word.get("no")
         if yes is not None or no is not None:
             floor = min(by_word.values()) - 1.0  # a word outside the top ones is less likely than all of them
             return (yes if yes is not None else floor) - (no if no is not None else floor)

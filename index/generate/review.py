@@ -54,16 +54,18 @@ def reviewed(
     """The outcome to show: an answer refused for its grounding re-cited where that grounds it, then
     read again (``read``: None without the reading); what the reading refuses is not shown, and an
     answer only the word check refused is shown when the reading supports it."""
-    unchecked = verify(raw, passages, language, model)
-    refused = isinstance(outcome, GenerationFailure) and outcome.reason == "ungrounded"
-    if refused and isinstance(unchecked, GeneratedAnswer):
-        unchecked = verify(recited(unchecked.text, passages, verifier), passages, language, model)
-        if isinstance(unchecked, GeneratedAnswer) and verifier.problem(unchecked.text, passages) is None:
-            outcome = unchecked
     grounded = isinstance(outcome, GeneratedAnswer) and not outcome.abstained
-    candidate = outcome if grounded else None
-    if not grounded and isinstance(unchecked, GeneratedAnswer) and verifier.wording_only(unchecked.text, passages):
-        candidate = unchecked  # the reading may accept what only the word check refused
+    reworded: GeneratedAnswer | None = None  # refused by the word check alone: the reading may accept it
+    if isinstance(outcome, GenerationFailure) and outcome.reason == "ungrounded":
+        unchecked = verify(raw, passages, language, model)
+        if isinstance(unchecked, GeneratedAnswer):
+            unchecked = verify(recited(unchecked.text, passages, verifier), passages, language, model)
+        if isinstance(unchecked, GeneratedAnswer):
+            if verifier.problem(unchecked.text, passages) is None:
+                outcome, grounded = unchecked, True
+            elif verifier.wording_only(unchecked.text, passages):
+                reworded = unchecked
+    candidate = outcome if grounded else reworded
     if read is None or not isinstance(candidate, GeneratedAnswer):
         return outcome
     score = read(candidate.text, verifier.cited_texts(candidate.text, passages))

@@ -6,6 +6,8 @@ import os
 import shutil
 from pathlib import Path
 
+from index.models import Passage
+
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO / "corpus"
 ARTICLE = CORPUS / "composer-2-5.txt"
@@ -22,6 +24,13 @@ TINY_DOCS = {
     ),
     "travel.txt": "Travel log\n\nWe took the night train to Lisbon. The ticket cost 40 euros.\n",
 }
+
+
+def passage(text: str, n: int = 1) -> Passage:
+    """A retrieved passage holding ``text``, ranked ``n``: what a generator is given."""
+    return Passage(
+        chunk_id=f"c{n}", doc_id="d", section="", paragraphs=[n], start=0, end=len(text), text=text, rank=n, score=1
+    )
 
 
 def line_spans(text: str) -> list[tuple[int, int]]:

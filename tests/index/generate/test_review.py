@@ -8,19 +8,13 @@ import pytest
 from index.generate.grounding import PassageVerifier, grounding_of
 from index.generate.outcome import GeneratedAnswer, GenerationFailure
 from index.generate.review import recited, reviewed
-from index.models import Passage
+from tests.index.support import passage
 
 SHIPPED = "5 月 18 日 Cursor 发布 Composer 2.5 时，官方博客又重复了一遍："
 PRICE = "价格上，Composer 2.5 Fast 版每百万 token 输入 15 美元、输出 2.50 美元。"
 
 
-def _passage(n: int, text: str) -> Passage:
-    return Passage(
-        chunk_id=f"c{n}", doc_id="d", section="", paragraphs=[n], start=0, end=len(text), text=text, rank=n, score=1
-    )
-
-
-PASSAGES = [_passage(1, PRICE), _passage(2, SHIPPED)]
+PASSAGES = [passage(PRICE, 1), passage(SHIPPED, 2)]
 
 
 @pytest.fixture(scope="module")
@@ -52,3 +46,10 @@ def test_a_refused_answer_is_shown_once_its_citation_is_right(verifier: PassageV
     doubted = reviewed(refused, raw, PASSAGES, "zh", "m", verifier, read=lambda text, cited: -3.0)
     assert isinstance(doubted, GenerationFailure) and doubted.detail == "second reading: no (-3.00)"
     assert reviewed(refused, raw.replace("2.50", "3.50"), PASSAGES, "zh", "m", verifier, read=None) == refused
+
+
+def test_only_an_answer_refused_for_its_grounding_is_reviewed(verifier: PassageVerifier) -> None:
+    cut = GenerationFailure("length", "finish_reason=length")  # a reply cut short is never shown
+    reworded = "It shipped on the eighteenth of May [2]."
+    assert verifier.wording_only(reworded, PASSAGES)
+    assert reviewed(cut, reworded, PASSAGES, "en", "m", verifier, read=lambda text, cited: 5.0) == cut
