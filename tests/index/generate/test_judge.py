@@ -15,8 +15,8 @@ from index.generate.grounding import PassageVerifier, grounding_of
 from index.generate.judge import RESCUE, SURE, VETO, accepted, judge_messages, support_score
 from index.generate.outcome import GeneratedAnswer, GenerationFailure
 from index.generate.settings import LLMSettings
-from index.models import Passage
 from tests.fakeopenai import FakeOpenAI, Reply
+from tests.index.support import passage
 
 SHIPPED = "5 月 18 日 Cursor 发布 Composer 2.5 时，官方博客又重复了一遍："
 REWORDED = "It shipped on the eighteenth of May [1]."  # right; its words are not the dictionary's
@@ -86,18 +86,7 @@ def _generate(fake: FakeOpenAI, verifier: PassageVerifier, reply: str, *then: Re
     settings = LLMSettings(base_url=fake.base_url, model="fake-model", timeout=5, deadline=10, judge=judge)
     generator = Generator(settings)
     try:
-        passage = Passage(
-            chunk_id="c1",
-            doc_id="d",
-            section="",
-            paragraphs=[1],
-            start=0,
-            end=len(SHIPPED),
-            text=SHIPPED,
-            rank=1,
-            score=1,
-        )
-        return generator.generate("When did Composer 2.5 ship?", [passage], language, verifier)
+        return generator.generate("When did Composer 2.5 ship?", [passage(SHIPPED)], language, verifier)
     finally:
         generator.close()
 

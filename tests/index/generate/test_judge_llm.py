@@ -15,8 +15,7 @@ from index.generate.outcome import GeneratedAnswer
 from index.generate.review import reviewed
 from index.generate.settings import LLMSettings
 from index.generate.verify import verify
-from index.models import Passage
-from tests.index.support import REPO
+from tests.index.support import REPO, passage
 
 MODEL = REPO / "var" / "models" / "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
 # set → (right accepted, wrong accepted at most) with the reading, as measured (2026-12-06)
@@ -48,19 +47,7 @@ def verdicts(chat, verifier: PassageVerifier, rows: list[dict]) -> list[tuple[di
     and the reading's score."""
     out = []
     for row in rows:
-        passages = [
-            Passage(
-                chunk_id="c",
-                doc_id="d",
-                section="",
-                paragraphs=[1],
-                start=0,
-                end=1,
-                text=row["source"],
-                rank=1,
-                score=1,
-            )
-        ]
+        passages = [passage(row["source"])]
         checked = verify(row["answer"], passages, row["lang"], "local", check=verifier.problem)
         scores: list[float | None] = []
 
