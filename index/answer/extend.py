@@ -1,7 +1,7 @@
 """The extend step: the answer unit grows from the best sentence to its neighbours in the passage
 (the claim before an explanation, the reason after it, the second half of a comparison) when a
-learned model says the neighbour holds the answer too. Answer units are spans of one to three
-consecutive sentences of a passage, chosen by the model rather than by rules.
+learned model says the neighbour holds the answer too. Answer units are spans of consecutive
+sentences of a passage, up to two either side of the best, chosen by the model rather than by rules.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ import numpy as np
 from index.answer.features import EXTEND_FEATURES, QUESTION_KINDS, Candidate
 from index.answer.model import Trees
 
-# the neighbours considered, relative to the best candidate: +2 only along with +1, so that a
-# span is at most three consecutive sentences
-OFFSETS = (-1, 1, 2)
+# the neighbours considered, relative to the best candidate: two away only along with the one
+# between, so that a span is consecutive sentences ("X。这意味着什么？意味着 Y" has its claim at -2)
+OFFSETS = (-2, -1, 1, 2)
 
 
 def neighbours(
@@ -45,7 +45,7 @@ def neighbours(
     rows: list[np.ndarray] = []
     for offset in OFFSETS:
         other = best + offset
-        if not same_passage(other) or (offset == 2 and not same_passage(best + 1)):
+        if not same_passage(other) or (abs(offset) == 2 and not same_passage(best + offset // 2)):
             continue
         p_best, p_other = float(probabilities[best]), float(probabilities[other])
         opens = float(refers[other]) if len(refers) > other else 0.0
@@ -57,11 +57,12 @@ def neighbours(
 
 
 def kept(found: Sequence[tuple[int, int]], probabilities: np.ndarray, threshold: float) -> list[int]:
-    """The neighbours (candidate positions) whose probability reaches ``threshold``; the one two
-    after the best only with the one between."""
+    """The neighbours (candidate positions) whose probability reaches ``threshold``; one two away
+    from the best only with the one between."""
     passing = {offset: other for (other, offset), p in zip(found, probabilities, strict=True) if p >= threshold}
-    if 1 not in passing:
-        passing.pop(2, None)
+    for near, far in ((1, 2), (-1, -2)):
+        if near not in passing:
+            passing.pop(far, None)
     return sorted(passing.values())
 
 

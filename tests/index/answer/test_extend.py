@@ -29,7 +29,7 @@ def test_neighbours_stay_in_the_best_ones_passage() -> None:
     probabilities = np.array([0.1, 0.9, 0.2, 0.3, 0.8, 0.1])
     best, found, rows = neighbours(passages, matrix(6), probabilities)
     assert best == 1
-    assert found == [(0, -1), (2, 1), (3, 2)]
+    assert found == [(0, -1), (2, 1), (3, 2)]  # none two before: the passage starts one before
     assert rows.shape == (3, len(EXTEND_FEATURES))
     assert rows[0, 0] == -1 and rows[0, 1] == np.float32(0.9) and rows[0, 2] == np.float32(0.1)
     assert rows[2, 4] == 2  # the candidate two after is ranked third
@@ -55,11 +55,20 @@ def test_every_neighbour_carries_the_question_s_kind() -> None:
     assert not neighbours([0, 0, 0], matrix(3), np.array([0.1, 0.9, 0.2]))[2][:, columns].any()  # no model: zeros
 
 
-def test_the_one_two_after_joins_only_with_the_one_between() -> None:
+def test_the_one_two_away_joins_only_with_the_one_between() -> None:
     found = [(0, -1), (2, 1), (3, 2)]
     assert kept(found, np.array([0.5, 0.1, 0.9]), 0.3) == [0]
     assert kept(found, np.array([0.1, 0.4, 0.9]), 0.3) == [2, 3]
     assert kept(found, np.array([0.1, 0.1, 0.1]), 0.3) == []
+    before = [(0, -2), (1, -1), (3, 1)]  # a claim, "这意味着什么？", the best sentence, the next
+    assert kept(before, np.array([0.9, 0.1, 0.1]), 0.3) == []
+    assert kept(before, np.array([0.9, 0.4, 0.1]), 0.3) == [0, 1]
+
+
+def test_the_one_two_before_is_a_neighbour_when_the_one_between_is_in_the_passage() -> None:
+    best, found, _ = neighbours([0, 0, 0, 0, 0], matrix(5), np.array([0.1, 0.2, 0.9, 0.3, 0.1]))
+    assert best == 2 and found == [(0, -2), (1, -1), (3, 1), (4, 2)]
+    assert neighbours([1, 0, 0], matrix(3), np.array([0.1, 0.2, 0.9]))[1] == [(1, -1)]  # -2 is another passage's
 
 
 def test_extension_names_sentences_and_needs_a_model() -> None:
