@@ -116,6 +116,10 @@ _ORDINAL = re.compile(
     rf"\b(?:(?P<tens>{'|'.join(_EN_TENS)})[\s-])?(?P<unit>{'|'.join(sorted(_ORDINAL_WORDS, key=len, reverse=True))})\b",
     re.IGNORECASE,
 )
+_MONTH_WORD = "|".join(sorted({m.capitalize() for m in _MONTH_OF}, key=len, reverse=True))  # "may" is a verb
+# an ordinal word beside a month is the day of a date ("the nineteenth of May", "May the 19th"), not a word
+_MONTH_AFTER = re.compile(rf"\s+(?:of\s+)?(?:{_MONTH_WORD})\b")
+_MONTH_BEFORE = re.compile(rf"\b(?:{_MONTH_WORD})\.?\s+(?:the\s+)?$")
 # a decade: 20世纪80年代, 1990年代, the 1980s
 _DECADE = re.compile(r"(?P<c>\d{1,2})\s*世纪\s*(?P<d>\d)0\s*年代|(?P<zy>\d{3}0)\s*年代|\b(?P<ey>\d{3}0)['’]?s\b")
 _HEADING_ORDINAL = re.compile(r"(?:^|\n)\s*([一二三四五六七八九十]+)、")
@@ -148,7 +152,7 @@ class Quantity:
     day: int | None = None
     per: bool = False  # "每百万": a rate's unit, not an amount
     measure: str = ""  # an ordinal's measure word: 第 42 行 → 行
-    spelled: bool = False  # an English ordinal word ("first"): as often a word as a number
+    spelled: bool = False  # an English ordinal word ("first"), not a day: as often a word as a number
 
 
 _DIGIT_WORDS = {"zero": 0, "oh": 0, "one": 1, **_EN_UNITS}
@@ -349,7 +353,8 @@ def quantities(text: str) -> list[Quantity]:
         tens = _EN_TENS.get((match.group("tens") or "").lower(), 0)
         value = tens + _ORDINAL_WORDS[match.group("unit").lower()]
         if not tens or match.group("unit").lower() in _ORDINAL_UNITS:
-            add(Quantity("ordinal", Decimal(value), match.start(), match.end(), match.group(), spelled=True))
+            dated = _MONTH_AFTER.match(text, match.end()) or _MONTH_BEFORE.search(text[: match.start()])
+            add(Quantity("ordinal", Decimal(value), match.start(), match.end(), match.group(), spelled=not dated))
     for match in _HEADING_ORDINAL.finditer(text):  # 六、对行业的启示: the sixth heading
         n = zh_numeral(match.group(1))
         if n:

@@ -24,6 +24,7 @@ RUMOUR = (
 )
 
 STAGE = "阶段二：大规模强化学习（RL）\n\n这是 Cursor 真正下功夫的地方。他们做了三件事："
+RELEASE = "5 月 18 日 Cursor 发布 Composer 2.5 时，官方博客又重复了一遍。"
 TABLE = (
     "基准测试\tComposer 2.5\t对比\nSWE-bench Verified\t70.2%（最高 75.6%）\t显著提升\n"
     "SWE-bench Multilingual\t73.7%\t行业顶尖"
@@ -82,6 +83,9 @@ def grounding(engine) -> Grounding:  # type: ignore[no-untyped-def]
         ("Musk can buy Cursor for 600 dollars [1].", BUYOUT, "number not in the cited passages: 600 dollars"),
         ("Cursor's editor supports Python and JavaScript [1].", RUMOUR, "name not in the cited passages: Python"),
         ("Cursor scaled up its synthetic data 25 times [1].", DATA, None),
+        ("Composer 2.5 shipped on the eighteenth of May [1].", RELEASE, None),
+        ("Composer 2.5 shipped on the nineteenth of May [1].", RELEASE, "number not in the cited passages: nineteenth"),
+        ("Composer 2.5 shipped on May the nineteenth [1].", RELEASE, "number not in the cited passages: nineteenth"),
         pytest.param(
             "Composer 2.5 is 25 times larger [1].",
             DATA,

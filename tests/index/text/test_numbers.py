@@ -156,3 +156,18 @@ def test_decimals_in_words_are_written_in_digits() -> None:
     assert digit_decimals("Seventy point two percent, at best seventy-five point six") == "70.2 percent, at best 75.6"
     assert digit_decimals("one point five cents; zero point one times") == "1.5 cents; 0.1 times"
     assert digit_decimals("the point is two; twenty point") == "the point is two; twenty point"  # no decimal said
+
+
+@pytest.mark.parametrize(
+    ("text", "spelled"),
+    [
+        ("shipped on the nineteenth of May", False),
+        ("shipped on May the nineteenth", False),
+        ("the first of March, 2026", False),
+        ("the first may help", True),  # "may" the verb: no month
+        ("the second of these reasons", True),
+    ],
+)
+def test_an_ordinal_word_beside_a_month_is_a_day_to_check(text: str, spelled: bool) -> None:
+    (q, *_) = quantities(text)
+    assert q.kind == "ordinal" and q.spelled is spelled
