@@ -32,6 +32,7 @@ from index.text.bounds import matches
 from index.text.derived import item_counts, lone_numerals, worked_out
 from index.text.names import NAME_WORD
 from index.text.numbers import MONTHS, identifiers
+from index.text.relative_days import unstated_relative_days
 from index.text.stopwords import EN_STOPWORDS
 from index.text.tokens import chinese_words, tokenize
 
@@ -297,6 +298,7 @@ class Grounding:
                 continue  # 一个比喻 is "a metaphor", "first" a word as often: no number to check
             if not matches(m, known) and not worked_out(m, known, counts, numerals):
                 found.append(Problem("number", m.quantity.text))
+        found += [Problem("number", text) for text in unstated_relative_days(plain, everything)]
         for name in self.names(answer):
             if not self.name_supported(name, everything):
                 found.append(Problem("name", name))

@@ -33,10 +33,11 @@ PRICE = "价格上，Composer 2.5 Fast 版每百万 token 输入 15 美元、输
 MODEL_ID = "有开发者在 API 里直接看到了模型 ID：accounts/anysphere/models/kimi-k2p5-rl-0317-s515-fast"
 # right and wrong answers in many phrasings, written by helpers that saw only the article (blind): the
 # dev set shaped the checks; holdout, blind2 and blind3 were read after their first run
-# (docs/evaluation.md has those first readings). Floors: the share measured now less one answer. Wrong
-# answers still accepted: blind2's "a day after" where the source says the same day (relative days
-# are not read as numbers), blind3's 85% said of the base model where the source says it of Cursor's
-# own training (a number's subject in another clause is not checked). blind4 (first run 0.72 / 3 wrong)
+# (docs/evaluation.md has those first readings). Floors: the share measured now less one answer. Days said
+# relative to an event ("a day after" where the source says 发布当天) are read since 2026-12-06: blind2,
+# blind8 and blind11 one wrong answer fewer each. Wrong answers still accepted: blind3's 85% said of
+# the base model where the source says it of Cursor's own training (a number's subject in another
+# clause is not checked). blind4 (first run 0.72 / 3 wrong)
 # asks for what verification doesn't do: numbers derived from the source's (a difference in points,
 # a price per thousand, "90% cheaper"); since, an answer's colon binds a label to its value
 # ("CursorBench v3.1: 70.2%" is refused) and a bare "half" is a share: 1 wrong (a superlative).
@@ -60,10 +61,10 @@ VERIFIER_SETS = {
     "verifier_blind5.jsonl": (0.90, 2),
     "verifier_blind6.jsonl": (0.85, 11),
     "verifier_blind7.jsonl": (0.85, 4),
-    "verifier_blind8.jsonl": (0.74, 8),
+    "verifier_blind8.jsonl": (0.74, 7),
     "verifier_blind9.jsonl": (0.80, 4),
     "verifier_blind10.jsonl": (0.72, 18),
-    "verifier_blind11.jsonl": (0.78, 19),
+    "verifier_blind11.jsonl": (0.78, 18),
 }
 
 
@@ -86,6 +87,8 @@ def grounding(engine) -> Grounding:  # type: ignore[no-untyped-def]
         ("Composer 2.5 shipped on the eighteenth of May [1].", RELEASE, None),
         ("Composer 2.5 shipped on the nineteenth of May [1].", RELEASE, "number not in the cited passages: nineteenth"),
         ("Composer 2.5 shipped on May the nineteenth [1].", RELEASE, "number not in the cited passages: nineteenth"),
+        ("Composer 2.5 shipped the day Cursor announced it, on the same day [1].", RELEASE, None),
+        ("Composer 2.5 shipped the next day [1].", RELEASE, "number not in the cited passages: the next day"),
         pytest.param(
             "Composer 2.5 is 25 times larger [1].",
             DATA,
