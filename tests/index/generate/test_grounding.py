@@ -51,8 +51,8 @@ MODEL_ID = "有开发者在 API 里直接看到了模型 ID：accounts/anysphere
 # its second half, vi-076 on, never read: 0.67 → 0.73, 2 wrong both times). blind10 (first run 0.73 / 17 wrong:
 # 15 wrong in meaning — reversed, roles or order swapped — and 2 in a name; no wrong number, date or price).
 # blind11 (first run 0.79 / 18 wrong). blind12 (first run 0.86 / 23 wrong of 50: a number of the source
-# said of another thing of it, which only the reading can see). What refuses wrong meanings is the model's second reading
-# (tests/index/generate/test_judge_llm.py), not these checks.
+# said of another thing of it; the model's reading refuses one more). What refuses wrong meanings is the
+# model's second reading (tests/index/generate/test_judge_llm.py), not these checks.
 VERIFIER_SETS = {
     "verifier_dev.jsonl": (0.93, 0),
     "verifier_holdout.jsonl": (0.93, 0),
