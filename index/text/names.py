@@ -6,6 +6,8 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from index.text.stopwords import EN_STOPWORDS
+
 # a Latin-script name or code: K2.5, v3.1; "H100-class" is two, "Cursor's" one
 NAME_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:\.[A-Za-z0-9]+)*")
 SUBJECT_SHARE = 0.75  # of a corpus's passages that write its subject's name
@@ -23,4 +25,9 @@ def subject_names(passages: Sequence[str]) -> frozenset[str]:
     return frozenset(name for name, n in counts.items() if n >= SUBJECT_SHARE * len(passages))
 
 
-__all__ = ["NAME_WORD", "SUBJECT_SHARE", "subject_names"]
+def latin_words(text: str) -> list[str]:
+    """A text's Latin-script words and codes in lower case, no function words ("cursorbench", "v3.1")."""
+    return [w.lower() for w in NAME_WORD.findall(text) if w.lower() not in EN_STOPWORDS]
+
+
+__all__ = ["NAME_WORD", "SUBJECT_SHARE", "latin_words", "subject_names"]

@@ -11,3 +11,11 @@ def test_the_subject_is_the_name_most_passages_write() -> None:
     assert subject_names(["the cat sat", "the cat ran"]) == frozenset()  # names are capitalised or hold digits
     assert subject_names(["K2.5 是底座", "用 K2.5 训练"]) == frozenset({"k2.5"})
     assert subject_names([]) == frozenset()
+
+
+def test_latin_words_are_lower_case_without_function_words() -> None:
+    from index.text.names import latin_words
+
+    assert latin_words("Its best CursorBench v3.1 score is on the table，最高 64.8%") == [
+        "best", "cursorbench", "v3.1", "score", "table",
+    ]  # fmt: skip
