@@ -30,7 +30,7 @@ from index.generate.cut import cited_numbers, sentences, source_sentences, unmar
 from index.generate.placement import comparable_kind, quantity_spans, source_numbers, spaced, stated_numbers
 from index.text.bounds import matches
 from index.text.derived import item_counts, lone_numerals, worked_out
-from index.text.names import NAME_WORD, latin_words
+from index.text.names import NAME_WORD, latin_names
 from index.text.numbers import MONTHS, identifiers
 from index.text.relative_days import unstated_relative_days
 from index.text.stopwords import EN_STOPWORDS
@@ -258,8 +258,8 @@ class Grounding:
         wrong = []
         single = len([m for m in stated_numbers(unmarked(sentence), sources) if not m.quantity.per]) == 1
         for clause in _ANSWER_CLAUSE_BREAK.split(unmarked(sentence)):
-            words = self.content_words(clause) + latin_words(clause)  # a label is often a name: "v3.1"
-            everywhere = self.content_words(sentence) + latin_words(sentence) if single or not words else []
+            words = self.content_words(clause) + latin_names(clause)  # a label is often a name: "v3.1"
+            everywhere = self.content_words(sentence) + latin_names(sentence) if single or not words else []
             for m in stated_numbers(clause, sources):
                 if m.quantity.per or re.search(r"\bper\s*$", clause[: m.quantity.start]):
                     continue  # the unit of a rate (per 1M)

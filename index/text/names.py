@@ -25,9 +25,14 @@ def subject_names(passages: Sequence[str]) -> frozenset[str]:
     return frozenset(name for name, n in counts.items() if n >= SUBJECT_SHARE * len(passages))
 
 
-def latin_words(text: str) -> list[str]:
-    """A text's Latin-script words and codes in lower case, no function words ("cursorbench", "v3.1")."""
-    return [w.lower() for w in NAME_WORD.findall(text) if w.lower() not in EN_STOPWORDS]
+def latin_names(text: str) -> list[str]:
+    """A text's Latin-script names and codes in lower case: capitalised or with a digit ("cursorbench",
+    "v3.1"), no function word."""
+    return [
+        w.lower()
+        for w in NAME_WORD.findall(text)
+        if (w[0].isupper() or any(c.isdigit() for c in w)) and w.lower() not in EN_STOPWORDS
+    ]
 
 
-__all__ = ["NAME_WORD", "SUBJECT_SHARE", "latin_words", "subject_names"]
+__all__ = ["NAME_WORD", "SUBJECT_SHARE", "latin_names", "subject_names"]

@@ -96,6 +96,7 @@ def grounding(engine) -> Grounding:  # type: ignore[no-untyped-def]
         ("Its best CursorBench v3.1 score was 64.8% [1].", SCORES, None),
         ("Its best CursorBench v3.1 score was 75.6% [1].", SCORES, "number not in the cited passages: 75.6%"),
         ("Its highest SWE-bench Verified score was 64.8% [1].", SCORES, "number not in the cited passages: 64.8%"),
+        ("It scores 73.7% on SWE-bench Multilingual, with a maximum of 75.6% [1].", TABLE, "number not in the"),
         pytest.param(
             "Composer 2.5 is 25 times larger [1].",
             DATA,

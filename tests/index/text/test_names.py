@@ -13,9 +13,8 @@ def test_the_subject_is_the_name_most_passages_write() -> None:
     assert subject_names([]) == frozenset()
 
 
-def test_latin_words_are_lower_case_without_function_words() -> None:
-    from index.text.names import latin_words
+def test_latin_names_are_the_capitalised_words_and_codes_in_lower_case() -> None:
+    from index.text.names import latin_names
 
-    assert latin_words("Its best CursorBench v3.1 score is on the table，最高 64.8%") == [
-        "best", "cursorbench", "v3.1", "score", "table",
-    ]  # fmt: skip
+    assert latin_names("Its best CursorBench v3.1 score is on the table，最高 64.8%") == ["cursorbench", "v3.1"]
+    assert latin_names("with a maximum of 75.6%") == []
