@@ -39,17 +39,13 @@ class RelativeDay:
 
 def relative_days(text: str) -> list[RelativeDay]:
     """The days ``text`` says relative to an event, in order."""
-    found: list[tuple[int, RelativeDay]] = []
+    found: list[tuple[int, int, RelativeDay]] = []  # start, end, day
     for pattern, offset in (*_EN, *_ZH):
         for match in pattern.finditer(text):
             value = offset if offset is not None else _counted(match)
-            if value is not None and not any(start <= match.start() < end for start, end in _spans(found)):
-                found.append((match.start(), RelativeDay(value, match.group())))
-    return [day for _, day in sorted(found, key=lambda pair: pair[0])]
-
-
-def _spans(found: Sequence[tuple[int, RelativeDay]]) -> list[tuple[int, int]]:
-    return [(start, start + len(day.text)) for start, day in found]
+            if value is not None and not any(start <= match.start() < end for start, end, _ in found):
+                found.append((match.start(), match.end(), RelativeDay(value, match.group())))
+    return [day for _, _, day in sorted(found, key=lambda entry: entry[0])]
 
 
 def _counted(match: re.Match[str]) -> int | None:
@@ -68,9 +64,11 @@ def unstated_relative_days(answer: str, sources: Sequence[str]) -> list[str]:
     a source says the day relative to the event, any other ("the same day" of a dated event is not
     checked: its source may give the date instead). Days between two dates the sources give count as
     stated: "a day after" of 5 月 18 日 and 5 月 19 日."""
-    stated = {day.offset for source in sources for day in relative_days(source)}
-    stated |= _date_gaps(sources)
-    return [day.text for day in relative_days(answer) if day.offset not in stated and (stated or day.offset)]
+    said = relative_days(answer)
+    if not said:
+        return []  # the sources are read only for an answer that says a relative day
+    stated = {day.offset for source in sources for day in relative_days(source)} | _date_gaps(sources)
+    return [day.text for day in said if day.offset not in stated and (stated or day.offset)]
 
 
 def _date_gaps(sources: Sequence[str]) -> set[int]:
