@@ -27,10 +27,11 @@ from typing import TYPE_CHECKING
 
 from index.english.dictionary import dictionary_entries, stem, tech_term_keys
 from index.generate.cut import cited_numbers, sentences, source_sentences, unmarked, written
-from index.generate.placement import comparable_kind, quantity_spans, source_numbers, spaced, stated_numbers
+from index.generate.misplaced import misplaced
+from index.generate.placement import quantity_spans, spaced, stated_numbers
 from index.text.bounds import matches
 from index.text.derived import item_counts, lone_numerals, worked_out
-from index.text.names import NAME_WORD, latin_names
+from index.text.names import NAME_WORD
 from index.text.numbers import MONTHS, identifiers
 from index.text.relative_days import unstated_relative_days
 from index.text.stopwords import EN_STOPWORDS
@@ -41,7 +42,6 @@ if TYPE_CHECKING:
 
 # an answer's clauses for a number's scope: a colon binds what it names to the value after it
 # ("CursorBench v3.1: 63.2%"), where a source's colon ends a lead-in
-_ANSWER_CLAUSE_BREAK = re.compile(r"[,;，；、\n]|\s(?:and|while|whereas|but)\s|\s*[（(]")
 MIN_SUPPORT = 0.6  # share of a sentence's content words one cited sentence must hold
 _HAN = re.compile(r"[\u3400-\u9fff]+")
 _NEGATED = re.compile(r"n?['’]t\b")
@@ -250,36 +250,9 @@ class Grounding:
                 best = max(best, held / (len(words) + len(stated)))
         return best
 
-    def misplaced(self, sentence: str, sources: Sequence[str]) -> list[str]:
-        """The quantities of ``sentence`` said of another number's thing: written beside the label of
-        another number and not beside their own ("input $2.50" when the source has 输入 15 美元、输出
-        2.50 美元; 70.2% on SWE-bench Multilingual when 70.2% is Verified's)."""
-        known = [n for source in sources for n in source_numbers(source)]
-        wrong = []
-        single = len([m for m in stated_numbers(unmarked(sentence), sources) if not m.quantity.per]) == 1
-        for clause in _ANSWER_CLAUSE_BREAK.split(unmarked(sentence)):
-            words = self.content_words(clause) + latin_names(clause)  # a label is often a name: "v3.1"
-            everywhere = self.content_words(sentence) + latin_names(sentence) if single or not words else []
-            for m in stated_numbers(clause, sources):
-                if m.quantity.per or re.search(r"\bper\s*$", clause[: m.quantity.start]):
-                    continue  # the unit of a rate (per 1M)
-                said = {id(k) for k in matches(m, [n.mention for n in known])}
-                own = [n.label for n in known if id(n.mention) in said and n.label]
-                others = [n.label for n in known if id(n.mention) not in said and comparable_kind(m, n.mention)]
-                if not own:
-                    continue  # not stated at all (the number check says so), or stated with no label
-                # its clause's words, else the sentence's when the clause has none ("…, with a maximum
-                # of 75.6%") or the sentence no other number ("On SWE-bench Verified, it scores 73.7%")
-                for scope in (words, everywhere):
-                    if any(self._says(scope, label) for label in own):
-                        break
-                    if any(self._says(scope, label) for label in others if label):
-                        wrong.append(m.quantity.text)
-                        break
-        return wrong
-
-    def _says(self, words: Sequence[str], label: str) -> bool:
-        return any(self.word_in(w, label) for w in words)
+    def says(self, words: Sequence[str], text: str) -> bool:
+        """Any of ``words`` is in ``text``, in any form word_in reads."""
+        return any(self.word_in(w, text) for w in words)
 
     # -- the whole check ---------------------------------------------------------------------
     def problems(self, answer: str, cited: Mapping[int, str]) -> list[Problem]:
@@ -306,7 +279,7 @@ class Grounding:
             own = [cited[n] for n in cited_numbers(sentence) if n in cited] or everything
             if self.support(sentence, own) < MIN_SUPPORT:  # its numbers are still read: a reading may accept it
                 found.append(Problem("sentence", unmarked(sentence).strip()[:80]))
-            found += [Problem("number", f"{text} (said of something else)") for text in self.misplaced(sentence, own)]
+            found += [Problem("number", f"{text} (said of something else)") for text in misplaced(self, sentence, own)]
         return found
 
     def first_problem(self, answer: str, cited: Mapping[int, str]) -> str | None:

@@ -6,13 +6,17 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from index.text.bounds import Mention, is_version, mentions
+from index.text.names import latin_names
 from index.text.stopwords import EN_STOPWORDS
+from index.text.tokens import nouns
 
 _HAN = re.compile(r"[\u3400-\u9fff]+")
+_SENTENCE_END = re.compile(r"(?<=[。！？!?])")
+_THING_BREAK = re.compile(r"[，；;]|,\s")
 
 
 def _stop(word: str) -> bool:
@@ -63,6 +67,15 @@ def comparable_kind(a: Mention, b: Mention) -> bool:
 class SourceNumber:
     mention: Mention
     label: str  # the last word before it in its clause ("" if none)
+    subject: str = ""  # its clause before it: what it is said of (自家额外训练+RL 占了 85%)
+    others: frozenset[str] = frozenset()  # names its sentence writes only in its other clauses (Kimi 打底，…)
+
+
+def given_another(names: Sequence[str], stated: Sequence[SourceNumber], says: Callable[[str], bool]) -> bool:
+    """An answer clause's number is said of another thing of its source sentence: the clause's
+    ``names`` hold one its sentence writes only in another clause, and the clause ``says`` nothing
+    of what its own clause puts before it ("Kimi 打底，自家额外训练+RL 占了 85%": not Kimi's 85%)."""
+    return bool(stated) and all(n.subject and n.others & set(names) and not says(n.subject) for n in stated)
 
 
 def source_numbers(source: str) -> list[SourceNumber]:
@@ -72,14 +85,28 @@ def source_numbers(source: str) -> list[SourceNumber]:
     found = []
     for line in source.split("\n"):
         label = ""
-        for clause in CLAUSE_BREAK.split(line):
-            masked = clause
-            for a, b in quantity_spans(clause):
-                masked = masked[:a] + " " * (b - a) + masked[b:]
-            for m in stated_numbers(clause):
-                if m.quantity.per:
-                    continue
-                words = re.findall(r"[A-Za-z][A-Za-z0-9.]*|[\u3400-\u9fff]+", masked[: m.quantity.start])
-                label = next((w[-4:] if _HAN.fullmatch(w) else w for w in reversed(words) if not _stop(w)), label)
-                found.append(SourceNumber(m, label))
+        for sentence in _SENTENCE_END.split(line):
+            # a table row's cells, a list's items and brackets speak of one thing; clauses may not
+            parts = [sentence] if "\t" in sentence else _THING_BREAK.split(sentence)
+            named = [frozenset(latin_names(part)) for part in parts]
+            for part, names in zip(parts, named, strict=True):
+                others = frozenset().union(*named) - names
+                for clause in CLAUSE_BREAK.split(part):
+                    label = _numbers(clause, label, others, found)
     return found
+
+
+def _numbers(clause: str, label: str, others: frozenset[str], found: list[SourceNumber]) -> str:
+    """Adds ``clause``'s numbers to ``found``; returns the label a next number without one takes."""
+    masked = clause
+    for a, b in quantity_spans(clause):
+        masked = masked[:a] + " " * (b - a) + masked[b:]
+    for m in stated_numbers(clause):
+        if m.quantity.per:
+            continue
+        before = masked[: m.quantity.start]
+        words = re.findall(r"[A-Za-z][A-Za-z0-9.]*|[\u3400-\u9fff]+", before)
+        label = next((w[-4:] if _HAN.fullmatch(w) else w for w in reversed(words) if not _stop(w)), label)
+        subject = before.strip() if nouns(before) else ""  # "还会指出「第 42 行": no thing of its own
+        found.append(SourceNumber(m, label, subject, others))
+    return label

@@ -128,6 +128,26 @@ def chinese_words(text: str) -> list[str]:
     return [w for w in cut if w.strip() and w not in ZH_STOPWORDS]
 
 
+@lru_cache(maxsize=2)
+def _tagger(tokenizer):  # type: ignore[no-untyped-def]
+    import jieba.posseg
+
+    return jieba.posseg.POSTokenizer(tokenizer)
+
+
+def nouns(text: str) -> list[str]:
+    """The nouns and names of ``text`` by jieba's part-of-speech tags (a field term it was given
+    whole, untagged, is a noun: 合成数据)."""
+    tagger = _tagger(_jieba())
+    with _jieba_lock:
+        tagged = list(tagger.cut(unicodedata.normalize("NFKC", text)))
+    return [
+        p.word
+        for p in tagged
+        if p.flag.startswith(("n", "vn", "eng")) or (p.flag == "x" and len(p.word) > 1 and _HAN_RUN.fullmatch(p.word))
+    ]
+
+
 def tokenize(text: str, drop_stopwords: bool = True) -> list[str]:
     text = unicodedata.normalize("NFKC", text).lower()
     tokens: list[str] = []

@@ -31,14 +31,15 @@ TABLE = (
 )
 SCORES = TABLE.replace("\n", "\nCursorBench v3.1\t63.2%（最高 64.8%）\tClaude Opus 4.7 水平\n", 1)
 PRICE = "价格上，Composer 2.5 Fast 版每百万 token 输入 15 美元、输出 2.50 美元。"
+SPLIT = "Cursor CEO Michael Truell 的回应也很有意思。他说 Kimi 打底，自家额外训练+RL 占了 85% 的总算力。"
 MODEL_ID = "有开发者在 API 里直接看到了模型 ID：accounts/anysphere/models/kimi-k2p5-rl-0317-s515-fast"
 # right and wrong answers in many phrasings, written by helpers that saw only the article (blind): the
 # dev set shaped the checks; holdout, blind2 and blind3 were read after their first run
 # (docs/evaluation.md has those first readings). Floors: the share measured now less one answer. Days said
 # relative to an event ("a day after" where the source says 发布当天) are read since 2026-12-06: blind2,
-# blind8 and blind11 one wrong answer fewer each. Wrong answers still accepted: blind3's 85% said of
-# the base model where the source says it of Cursor's own training (a number's subject in another
-# clause is not checked). blind4 (first run 0.72 / 3 wrong)
+# blind8 and blind11 one wrong answer fewer each. A number said of a name its source sentence gives
+# another clause (Kimi 打底，自家额外训练+RL 占了 85%) is refused since: blind3 1 → 0 wrong, blind6, blind8,
+# blind11 one fewer each. blind4 (first run 0.72 / 3 wrong)
 # asks for what verification doesn't do: numbers derived from the source's (a difference in points,
 # a price per thousand, "90% cheaper"); since, an answer's colon binds a label to its value
 # ("CursorBench v3.1: 70.2%" is refused) and a bare "half" is a share: 1 wrong (a superlative).
@@ -53,7 +54,8 @@ MODEL_ID = "有开发者在 API 里直接看到了模型 ID：accounts/anysphere
 # 15 wrong in meaning — reversed, roles or order swapped — and 2 in a name; no wrong number, date or price).
 # blind11 (first run 0.79 / 18 wrong). blind12 (first run 0.86 / 23 wrong of 50: a number of the source
 # said of another thing of it; the model's reading refuses one more). What refuses wrong meanings is the
-# model's second reading (tests/index/generate/test_judge_llm.py), not these checks.
+# model's second reading (tests/index/generate/test_judge_llm.py), not these checks. blind13 (first run
+# 0.92 / 33 wrong of 50, a number given to another thing its source names; both halves read): 30 wrong.
 VERIFIER_SETS = {
     "verifier_dev.jsonl": (0.93, 0),
     "verifier_holdout.jsonl": (0.93, 0),
@@ -61,13 +63,14 @@ VERIFIER_SETS = {
     "verifier_blind3.jsonl": (0.90, 1),
     "verifier_blind4.jsonl": (0.76, 1),
     "verifier_blind5.jsonl": (0.90, 2),
-    "verifier_blind6.jsonl": (0.85, 11),
+    "verifier_blind6.jsonl": (0.85, 10),
     "verifier_blind7.jsonl": (0.85, 4),
-    "verifier_blind8.jsonl": (0.74, 7),
+    "verifier_blind8.jsonl": (0.74, 6),
     "verifier_blind9.jsonl": (0.80, 4),
     "verifier_blind10.jsonl": (0.72, 18),
-    "verifier_blind11.jsonl": (0.78, 18),
+    "verifier_blind11.jsonl": (0.78, 17),
     "verifier_blind12.jsonl": (0.84, 22),
+    "verifier_blind13.jsonl": (0.90, 31),
 }
 
 
@@ -112,6 +115,11 @@ def grounding(engine) -> Grounding:  # type: ignore[no-untyped-def]
         ("Composer 2.5 scored 70.2% on SWE-bench Multilingual [1].", TABLE, "number not in the cited passages: 70.2%"),
         ("SWE-bench Verified: 70.2%; SWE-bench Multilingual: 73.7% [1].", TABLE, None),
         ("SWE-bench Multilingual: 70.2%; SWE-bench Verified: 73.7% [1].", TABLE, "number not in the cited passages"),
+        ("With Kimi as the base, Cursor's own training and RL took 85% of the total compute [1].", SPLIT, None),
+        ("Kimi is the base, and Cursor's own training plus RL took 85% of the compute [1].", SPLIT, None),
+        ("Truell 说以 Kimi 打底，自家训练和 RL 占了总算力的 85%[1]。", SPLIT, None),
+        ("Michael Truell said the Kimi base accounted for 85% of the total compute [1].", SPLIT, "number not in the"),
+        ("Truell 说 Kimi 底座占了总算力的 85%[1]。", SPLIT, "number not in the cited passages: 85% (said of"),
         ("Input costs $15 and output $2.50, per million tokens [1].", PRICE, None),
         ("Input costs $2.50 and output $15, per million tokens [1].", PRICE, "number not in the cited passages: $2.50"),
         ("It scores up to 75.6% on SWE-bench Verified, 5.4 percentage points above its 70.2% [1].", TABLE, None),
@@ -143,7 +151,7 @@ def test_right_answers_in_many_phrasings_pass_and_wrong_numbers_never(grounding:
     accepted_wrong = [row["id"] for row, problem in verdicts if not row["right"] and problem is None]
     print(f"\n{name}: right accepted {sum(right)}/{len(right)}, wrong accepted {len(accepted_wrong)}")
     floor, wrong_allowed = VERIFIER_SETS[name]
-    assert len(right) >= 60 and len(verdicts) - len(right) >= 30
+    assert len(right) >= 50 and len(verdicts) - len(right) >= 30  # a floor on fewer says little
     assert sum(right) / len(right) >= floor
     assert len(accepted_wrong) <= wrong_allowed, accepted_wrong
 
