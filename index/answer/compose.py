@@ -20,6 +20,7 @@ from index.answer.units import (
     list_items,
     names_a_section,
     own_lead,
+    paragraph_after,
     paragraphs_of,
     render_sentence,
     sub_section_items,
@@ -84,14 +85,22 @@ def _saying(stored: StoredIndex, items: list[int]) -> set[int]:
 
 def _completed(stored: StoredIndex, sid: int) -> list[int]:
     """A sentence with what it needs to be read: a lead-in ("他们做了三件事：") with its list items or
-    table rows, or else the sentence it leads into; a sub-heading's claim with the sentence that
-    explains it; as many as fit."""
+    table rows, or else the sentence it leads into; a sub-heading's claim with the paragraph under it
+    that explains it; as many as fit."""
     lead = own_lead(stored, sid)
     if lead is not None and lead >= sid:
         items = list_items(stored, lead) or table_rows(stored, lead)
         group = sorted({sid, lead, *_saying(stored, items)})
         if len(items) > 1 and length(stored, group) <= MAX_ANSWER_CHARS:
             return group
+    if names_a_section(stored, sid):  # a section's claim with the paragraph that says why, as much as fits
+        explained = [sid]
+        for n in paragraph_after(stored, sid):
+            if length(stored, [*explained, n]) > MAX_ANSWER_CHARS:
+                break
+            explained.append(n)
+        if len(explained) > 1:
+            return explained
     if is_lead_in(stored, sid) or names_a_section(stored, sid):  # never a lead-in or a claim alone
         following = sid + 1
         same_doc = following < len(stored.sentences) and (

@@ -43,6 +43,17 @@ def names_a_section(stored: StoredIndex, sid: int) -> bool:
     return stored.sentence_text(sentence) in headings[1:]
 
 
+def paragraph_after(stored: StoredIndex, sid: int) -> list[int]:
+    """The sentences of the paragraph right after ``sid`` in its passage (none after a heading)."""
+    chunk = stored.sentences[sid].chunk
+    found: list[int] = []
+    for n in range(sid + 1, len(stored.sentences)):
+        if stored.sentences[n].chunk != chunk or is_heading(stored, n) or (found and starts_paragraph(stored, n)):
+            break
+        found.append(n)
+    return found
+
+
 def is_table_row(text: str) -> bool:
     return "\t" in text
 

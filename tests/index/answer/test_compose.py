@@ -103,3 +103,16 @@ def test_widen_adds_neighbours_of_the_passage(stored: StoredIndex) -> None:
 def test_with_heading_only_for_a_sentence_pointing_back(stored: StoredIndex) -> None:
     best = sentence_id(stored, "夜班火车")
     assert with_heading(stored, [best]) == [best]
+
+
+def test_a_sections_claim_comes_with_the_paragraph_that_says_why() -> None:
+    """A section's claim (第一，苹果好卖。) comes with the paragraph under it, whole: it says why."""
+    claims = "\n四、启示\n\n第一，苹果好卖。\n\n苹果又甜又脆。价格也不贵。还有 3 个品种。\n\n"
+    claims += "第二，梨也不错。\n\n梨很稳定。\n"
+    small = build_stored(STRUCTURED + claims, "测试")
+    claim = sentence_id(small, "第一，苹果好卖")
+    chosen = [small.sentence_text(small.sentences[i]) for i in choose(small, [(claim, 0.9)], second_ratio=0.5)]
+    assert chosen == ["第一，苹果好卖。", "苹果又甜又脆。", "价格也不贵。", "还有 3 个品种。"]
+    long = build_stored(STRUCTURED + claims.replace("价格也不贵。", "价格" + "也不贵" * 140 + "。"), "测试")
+    claim = sentence_id(long, "第一，苹果好卖")
+    assert len(choose(long, [(claim, 0.9)], second_ratio=0.5)) == 2  # as much of it as fits
