@@ -36,8 +36,9 @@ def choose(
     stored: StoredIndex, ranked: Sequence[tuple[int, float]], second_ratio: float, neighbours: Sequence[int] = ()
 ) -> list[int]:
     """The sentences of the answer, in document order. ``ranked``: (sentence, probability) best first.
-    ``neighbours``: the best one's that its answer unit takes in (the extend step), when they fit. A
-    second sentence joins when the scorer gives it ``second_ratio`` of the best one's probability."""
+    ``neighbours``: the best one's that its answer unit takes in (the extend step), when they fit. Another
+    sentence of the best one's passage joins when the scorer gives it ``second_ratio`` of the best one's
+    probability (the second, and a third as close: a verdict beside the facts it judges)."""
     if not ranked:
         return []
     best, p_best = ranked[0]
@@ -46,10 +47,11 @@ def choose(
     whole = sorted({*chosen, *(s for n in neighbours for s in _completed(stored, n))})
     plain = sorted({*chosen, *(n for n in neighbours if not is_lead_in(stored, n))})
     chosen = next((u for u in (whole, plain) if length(stored, u) <= MAX_ANSWER_CHARS), chosen)
-    if len(ranked) > 1:
-        second, p_second = ranked[1]
+    for second, p_second in ranked[1:]:
+        if p_second < second_ratio * p_best:
+            break
         same = stored.sentences[second].chunk == stored.sentences[best].chunk
-        if same and p_second >= second_ratio * p_best and second not in chosen:
+        if same and second not in chosen:
             together = sorted({*chosen, *_completed(stored, second)})
             if length(stored, together) <= MAX_ANSWER_CHARS:
                 chosen = together

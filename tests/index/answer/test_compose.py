@@ -19,6 +19,16 @@ def test_a_close_second_joins_in_document_order(stored: StoredIndex) -> None:
     assert choose(stored, [(best, 0.6), (other, 0.5)], second_ratio=0.5) == [other, best]
 
 
+def test_every_sentence_as_close_as_the_second_joins() -> None:
+    """Not only the second: a verdict ranked third beside the facts it judges is part of the answer."""
+    small = build_stored(DOCUMENT.replace("每年秋天采摘。", "每年秋天采摘。这个价格很划算。"))
+    apples, orchard = sentence_id(small, "苹果每斤"), sentence_id(small, "果园在山东烟台")
+    verdict = sentence_id(small, "这个价格很划算")
+    ranked = [(orchard, 0.6), (apples, 0.35), (verdict, 0.32)]
+    assert choose(small, ranked, second_ratio=0.5) == [apples, orchard, verdict]
+    assert choose(small, [*ranked[:2], (verdict, 0.2)], second_ratio=0.5) == [apples, orchard]
+
+
 def test_a_lead_in_brings_its_list(stored: StoredIndex) -> None:
     lead = sentence_id(stored, "果农说了三件事")
     chosen = choose(stored, [(lead, 0.9)], second_ratio=0.5)
