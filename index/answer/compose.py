@@ -47,12 +47,12 @@ def choose(
     whole = sorted({*chosen, *(s for n in neighbours for s in _completed(stored, n))})
     plain = sorted({*chosen, *(n for n in neighbours if not is_lead_in(stored, n))})
     chosen = next((u for u in (whole, plain) if length(stored, u) <= MAX_ANSWER_CHARS), chosen)
-    for second, p_second in ranked[1:]:
-        if p_second < second_ratio * p_best:
+    for other, p_other in ranked[1:]:
+        if p_other < second_ratio * p_best:
             break
-        same = stored.sentences[second].chunk == stored.sentences[best].chunk
-        if same and second not in chosen:
-            together = sorted({*chosen, *_completed(stored, second)})
+        same = stored.sentences[other].chunk == stored.sentences[best].chunk
+        if same and other not in chosen:
+            together = sorted({*chosen, *_completed(stored, other)})
             if length(stored, together) <= MAX_ANSWER_CHARS:
                 chosen = together
     return sorted(chosen)

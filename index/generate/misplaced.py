@@ -36,15 +36,15 @@ def misplaced(grounding: Reader, sentence: str, sources: Sequence[str]) -> list[
     wrong = []
     single = len([m for m in stated_numbers(unmarked(sentence), sources) if not m.quantity.per]) == 1
     for clause in _ANSWER_CLAUSE_BREAK.split(unmarked(sentence)):
-        words = grounding.content_words(clause) + latin_names(clause)  # a label is often a name: "v3.1"
+        names = latin_names(clause)
+        words = grounding.content_words(clause) + names  # a label is often a name: "v3.1"
         everywhere = grounding.content_words(sentence) + latin_names(sentence) if single or not words else []
+        says_in_clause = partial(grounding.says, words)
         for m in stated_numbers(clause, sources):
             if m.quantity.per or re.search(r"\bper\s*$", clause[: m.quantity.start]):
                 continue  # the unit of a rate (per 1M)
             said = {id(k) for k in matches(m, [n.mention for n in known])}
-            if given_another(
-                latin_names(clause), [n for n in known if id(n.mention) in said], partial(grounding.says, words)
-            ):
+            if given_another(names, [n for n in known if id(n.mention) in said], says_in_clause):
                 wrong.append(m.quantity.text)
                 continue
             own = [n.label for n in known if id(n.mention) in said and n.label]
