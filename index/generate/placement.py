@@ -81,10 +81,13 @@ def given_another(names: Sequence[str], stated: Sequence[SourceNumber], says: Ca
 def source_numbers(source: str) -> list[SourceNumber]:
     """Each number of ``source`` with its label: the last word before it in its clause (a line cut
     at clause punctuation; a table row's cells are one clause, so its label is the row's name); a
-    number with no word before it (最高 75.6% in brackets) takes the label of the one before."""
-    found = []
+    number with no word before it (最高 75.6% in brackets) takes the label of the one before. A
+    table's number is said of its column's heading, and the names of its other columns are others."""
+    found: list[SourceNumber] = []
+    columns = _columns(source)
     for line in source.split("\n"):
         label = ""
+        first = len(found)
         for sentence in _SENTENCE_END.split(line):
             # a table row's cells, a list's items and brackets speak of one thing; clauses may not
             parts = [sentence] if "\t" in sentence else _THING_BREAK.split(sentence)
@@ -93,7 +96,51 @@ def source_numbers(source: str) -> list[SourceNumber]:
                 others = frozenset().union(*named) - names
                 for clause in CLAUSE_BREAK.split(part):
                     label = _numbers(clause, label, others, found)
+        if line in columns:
+            found[first:] = [_in_column(n, line.split("\t"), columns[line]) for n in found[first:]]
     return found
+
+
+@dataclass(frozen=True)
+class _Column:
+    heading: str  # the header row's cell over it
+    others: frozenset[str]  # the names the table writes only in its other columns but the first
+
+
+def _columns(source: str) -> dict[str, list[_Column]]:
+    """Each table row of ``source`` under a header row (the first of a run of tab-separated lines,
+    with no number) → its columns. The first column names the rows; each other one speaks of the
+    thing its heading names (基准测试 | Composer 2.5 | 对比: the scores are Composer 2.5's, not the
+    compared model's)."""
+    tables: list[list[list[str]]] = [[]]
+    for line in source.split("\n"):
+        if "\t" in line:
+            tables[-1].append(line.split("\t"))
+        elif line.strip():  # a line of text ends a table; a blank line between its rows doesn't
+            tables.append([])
+    found: dict[str, list[_Column]] = {}
+    for header, *rows in (table for table in tables if len(table) > 1):
+        if stated_numbers("\t".join(header)):
+            continue  # its first row holds numbers: no header row to read the columns by
+        width = max(len(row) for row in (header, *rows))
+        names = [
+            frozenset().union(*(latin_names(row[j]) for row in (header, *rows) if j < len(row))) for j in range(width)
+        ]
+        columns = [
+            _Column(header[j] if j < len(header) else "", frozenset().union(*names[1:]) - names[j] - names[0])
+            for j in range(width)
+        ]
+        found.update({"\t".join(row): columns for row in rows})
+    return found
+
+
+def _in_column(number: SourceNumber, cells: list[str], columns: list[_Column]) -> SourceNumber:
+    """A table row's number, said of the heading of the column it stands in."""
+    text = number.mention.quantity.text
+    column = next((j for j, cell in enumerate(cells) if j and text in cell), 0)
+    if not column or not columns[column].heading.strip():
+        return number
+    return replace(number, subject=columns[column].heading.strip(), others=columns[column].others)
 
 
 def _numbers(clause: str, label: str, others: frozenset[str], found: list[SourceNumber]) -> str:

@@ -55,7 +55,8 @@ MODEL_ID = "有开发者在 API 里直接看到了模型 ID：accounts/anysphere
 # blind11 (first run 0.79 / 18 wrong). blind12 (first run 0.86 / 23 wrong of 50: a number of the source
 # said of another thing of it; the model's reading refuses one more). What refuses wrong meanings is the
 # model's second reading (tests/index/generate/test_judge_llm.py), not these checks. blind13 (first run
-# 0.92 / 33 wrong of 50, a number given to another thing its source names; both halves read): 30 wrong.
+# 0.92 / 33 wrong of 50, a number given to another thing its source names; both halves read): 30 wrong;
+# since a table's number is said of its column's heading (2026-12-06): blind12 21 → 20, blind13 30 → 27.
 VERIFIER_SETS = {
     "verifier_dev.jsonl": (0.93, 0),
     "verifier_holdout.jsonl": (0.93, 0),
@@ -69,8 +70,8 @@ VERIFIER_SETS = {
     "verifier_blind9.jsonl": (0.80, 4),
     "verifier_blind10.jsonl": (0.72, 18),
     "verifier_blind11.jsonl": (0.78, 17),
-    "verifier_blind12.jsonl": (0.84, 22),
-    "verifier_blind13.jsonl": (0.90, 31),
+    "verifier_blind12.jsonl": (0.84, 21),
+    "verifier_blind13.jsonl": (0.90, 28),
 }
 
 
@@ -261,3 +262,17 @@ def test_a_chinese_compound_counts_once(grounding: Grounding) -> None:
 def test_a_chinese_word_is_held_by_a_source_that_writes_it_in_english(grounding: Grounding) -> None:
     assert grounding.lexicon.get("性能") and grounding.held("性能", "its performance on SWE-bench")
     assert not grounding.held("性能", "its price on SWE-bench")
+
+
+@pytest.mark.parametrize(
+    ("answer", "refused"),
+    [
+        ("Claude Opus 4.7 scores 63.2% on CursorBench v3.1 [1].", True),
+        ("Claude Opus 4.7 在 SWE-bench Verified 上的成绩是 70.2%[1]。", True),
+        ("Composer 2.5 scores 63.2% on CursorBench v3.1, Claude Opus 4.7 level [1].", False),
+        ("On CursorBench v3.1 its 63.2% (max 64.8%) is described as Claude Opus 4.7 level [1].", False),
+    ],
+)
+def test_a_table_number_is_its_columns_not_the_compared_ones(grounding: Grounding, answer: str, refused: bool) -> None:
+    problem = grounding.first_problem(answer, {1: SCORES})
+    assert (problem is not None and "said of something else" in problem) == refused, problem

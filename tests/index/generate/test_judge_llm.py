@@ -23,7 +23,7 @@ FLOORS: dict[str, tuple[float, int]] = {
     "verifier_blind10.jsonl": (0.88, 14),
     "verifier_blind11.jsonl": (0.91, 15),
     "verifier_blind12.jsonl": (0.90, 21),
-    "verifier_blind13.jsonl": (0.94, 31),
+    "verifier_blind13.jsonl": (0.94, 28),
     "verifier_blind2.jsonl": (0.94, 3),
     "verifier_blind3.jsonl": (0.95, 1),
     "verifier_blind4.jsonl": (0.85, 3),

@@ -27,3 +27,32 @@ def test_a_number_is_given_another_thing_when_the_clause_names_it_and_says_nothi
     assert not given_another(["kimi"], stated, lambda subject: True)  # it says "own training and RL" too
     assert not given_another(["cursor"], stated, lambda subject: False)
     assert not given_another(["kimi"], [], lambda subject: False)
+
+
+TABLE = (
+    "基准测试\tComposer 2.5\t对比\n"
+    "CursorBench v3.1\t63.2%（最高 64.8%）\tClaude Opus 4.7 水平\n"
+    "SWE-bench Verified\t70.2%（最高 75.6%）\t显著提升"
+)
+
+
+def test_a_table_number_is_said_of_its_columns_heading() -> None:
+    numbers = source_numbers(TABLE)
+    assert [n.mention.quantity.text for n in numbers] == ["63.2%", "64.8%", "70.2%", "75.6%"]
+    assert all(n.subject == "Composer 2.5" for n in numbers)
+    # the compared model is another column's, in every row: not what the scores are of
+    assert all(n.others == {"claude", "opus"} for n in numbers)
+    assert [n.label for n in numbers] == [n.label for n in source_numbers(TABLE.split("\n", 1)[1])]  # rows as before
+
+
+def test_a_table_without_a_header_row_is_read_row_by_row() -> None:
+    rows = TABLE.split("\n", 1)[1]
+    assert all(not n.others for n in source_numbers(rows))  # no heading says whose its numbers are
+    assert source_numbers(rows + "\n\n" + "价格上，Composer 2.5 每百万 token 输入 15 美元。")[-1].others == frozenset()
+
+
+def test_a_blank_line_between_rows_keeps_the_table_and_text_ends_it() -> None:
+    spaced = TABLE.replace("\n", "\n\n")
+    assert [n.others for n in source_numbers(spaced)] == [n.others for n in source_numbers(TABLE)]
+    cut = TABLE.replace("\nCursorBench", "\n这是正文。\nCursorBench")
+    assert all(not n.others for n in source_numbers(cut))  # the header is another table's
