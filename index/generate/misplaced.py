@@ -44,10 +44,8 @@ def misplaced(grounding: Reader, sentence: str, sources: Sequence[str]) -> list[
             if m.quantity.per or re.search(r"\bper\s*$", clause[: m.quantity.start]):
                 continue  # the unit of a rate (per 1M)
             said = {id(k) for k in matches(m, [n.mention for n in known])}
-            # what a clause says a number of comes before it ("Claude Opus 4.7 scores 63.2%"); a name
-            # after it is what it is compared with ("63.2%, at Claude Opus 4.7 level")
             before = latin_names(clause[: m.quantity.start])
-            if given_another(before, [n for n in known if id(n.mention) in said], says_in_clause):
+            if given_another(names, before, [n for n in known if id(n.mention) in said], says_in_clause):
                 wrong.append(m.quantity.text)
                 continue
             own = [n.label for n in known if id(n.mention) in said and n.label]

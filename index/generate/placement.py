@@ -69,13 +69,20 @@ class SourceNumber:
     label: str  # the last word before it in its clause ("" if none)
     subject: str = ""  # its clause before it: what it is said of (自家额外训练+RL 占了 85%)
     others: frozenset[str] = frozenset()  # names its sentence writes only in its other clauses (Kimi 打底，…)
+    in_table: bool = False  # said of its table column's heading; ``others`` are the other columns' names
 
 
-def given_another(names: Sequence[str], stated: Sequence[SourceNumber], says: Callable[[str], bool]) -> bool:
+def given_another(
+    names: Sequence[str], before: Sequence[str], stated: Sequence[SourceNumber], says: Callable[[str], bool]
+) -> bool:
     """An answer clause's number is said of another thing of its source sentence: the clause's
     ``names`` hold one its sentence writes only in another clause, and the clause ``says`` nothing
-    of what its own clause puts before it ("Kimi 打底，自家额外训练+RL 占了 85%": not Kimi's 85%)."""
-    return bool(stated) and all(n.subject and n.others & set(names) and not says(n.subject) for n in stated)
+    of what its own clause puts before it ("Kimi 打底，自家额外训练+RL 占了 85%": not Kimi's 85%). Of a
+    table's number, only the names ``before`` it count: a column named after the number is what the
+    row is compared with ("63.2%, Claude Opus 4.7 level"), the table says no more of it."""
+    return bool(stated) and all(
+        n.subject and n.others & set(before if n.in_table else names) and not says(n.subject) for n in stated
+    )
 
 
 def source_numbers(source: str) -> list[SourceNumber]:
@@ -140,7 +147,7 @@ def _in_column(number: SourceNumber, cells: list[str], columns: list[_Column]) -
     column = next((j for j, cell in enumerate(cells) if j and text in cell), 0)
     if not column or not columns[column].heading.strip():
         return number
-    return replace(number, subject=columns[column].heading.strip(), others=columns[column].others)
+    return replace(number, subject=columns[column].heading.strip(), others=columns[column].others, in_table=True)
 
 
 def _numbers(clause: str, label: str, others: frozenset[str], found: list[SourceNumber]) -> str:

@@ -22,7 +22,7 @@ MODEL = REPO / "var" / "models" / "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
 FLOORS: dict[str, tuple[float, int]] = {
     "verifier_blind10.jsonl": (0.88, 14),
     "verifier_blind11.jsonl": (0.91, 15),
-    "verifier_blind12.jsonl": (0.90, 21),
+    "verifier_blind12.jsonl": (0.90, 20),
     "verifier_blind13.jsonl": (0.94, 28),
     "verifier_blind2.jsonl": (0.94, 3),
     "verifier_blind3.jsonl": (0.95, 1),

@@ -23,10 +23,10 @@ def test_a_clause_with_no_noun_of_its_own_is_said_of_the_sentences_thing() -> No
 
 def test_a_number_is_given_another_thing_when_the_clause_names_it_and_says_nothing_of_its_own() -> None:
     stated = source_numbers(SPLIT)
-    assert given_another(["kimi"], stated, lambda subject: False)
-    assert not given_another(["kimi"], stated, lambda subject: True)  # it says "own training and RL" too
-    assert not given_another(["cursor"], stated, lambda subject: False)
-    assert not given_another(["kimi"], [], lambda subject: False)
+    assert given_another(["kimi"], [], stated, lambda subject: False)  # wherever the clause names it
+    assert not given_another(["kimi"], ["kimi"], stated, lambda subject: True)  # it says "own training and RL" too
+    assert not given_another(["cursor"], ["cursor"], stated, lambda subject: False)
+    assert not given_another(["kimi"], ["kimi"], [], lambda subject: False)
 
 
 TABLE = (
@@ -41,7 +41,10 @@ def test_a_table_number_is_said_of_its_columns_heading() -> None:
     assert [n.mention.quantity.text for n in numbers] == ["63.2%", "64.8%", "70.2%", "75.6%"]
     assert all(n.subject == "Composer 2.5" for n in numbers)
     # the compared model is another column's, in every row: not what the scores are of
-    assert all(n.others == {"claude", "opus"} for n in numbers)
+    assert all(n.others == {"claude", "opus"} and n.in_table for n in numbers)
+    # a compared model named after the number is what the row is compared with, before it what it is of
+    assert given_another(["claude"], ["claude"], numbers[:1], lambda subject: False)
+    assert not given_another(["claude"], [], numbers[:1], lambda subject: False)
     assert [n.label for n in numbers] == [n.label for n in source_numbers(TABLE.split("\n", 1)[1])]  # rows as before
 
 
