@@ -120,9 +120,6 @@ def test_author_and_date(engine, question: str) -> None:  # type: ignore[no-unty
     [
         ("What is the capital of France?", "doesn't say"),
         ("明天上海会下雨吗？", "没有提到"),
-        # English questions near the article's vocabulary ("Which GPU should I buy for gaming?") are
-        # still answered now and then: the gate's known weakness, measured in docs/evaluation.md
-        ("GPT-5 什么时候发布？", "没有提到"),  # near the subject, but the article never names GPT-5
     ],
 )
 def test_off_topic_is_abstained(engine, question: str, says: str) -> None:  # type: ignore[no-untyped-def]
@@ -135,6 +132,18 @@ def test_off_topic_is_abstained(engine, question: str, says: str) -> None:  # ty
     for section in result.nearest_sections:
         assert section in result.answer
     assert not re.search(r"\[\d+\]", result.answer)
+
+
+@pytest.mark.parametrize("question", ["GPT-5 什么时候发布？", "GPT-5 是什么时候发布的？"])
+def test_a_name_the_article_never_writes_is_never_answered_surely(engine, question: str) -> None:  # type: ignore[no-untyped-def]
+    """Near the subject, but the article never names GPT-5: declined, or answered marked as maybe not
+    the answer. Which of the two sits within rounding of the gate's threshold (declined on an Intel
+    CPU with AVX-512, marked on an AMD EPYC): the near-topic gate's weakness, measured in
+    docs/evaluation.md, not a decision a test can pin on every machine."""
+    result = engine.ask(question)
+    assert result.abstained or result.hedged, result.answer
+    said = message("answer.decline" if result.abstained else "answer.unsure", "zh")
+    assert said in result.answer
 
 
 @pytest.mark.parametrize(
