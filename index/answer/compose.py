@@ -95,7 +95,8 @@ def _completed(stored: StoredIndex, sid: int) -> list[int]:
         group = sorted({sid, lead, *_saying(stored, items)})
         if len(items) > 1 and length(stored, group) <= MAX_ANSWER_CHARS:
             return group
-    if names_a_section(stored, sid):  # a section's claim with the paragraph that says why, as much as fits
+    claim = names_a_section(stored, sid)
+    if claim:  # a section's claim with the paragraph that says why, as much as fits
         explained = [sid]
         for n in paragraph_after(stored, sid):
             if length(stored, [*explained, n]) > MAX_ANSWER_CHARS:
@@ -103,7 +104,7 @@ def _completed(stored: StoredIndex, sid: int) -> list[int]:
             explained.append(n)
         if len(explained) > 1:
             return explained
-    if is_lead_in(stored, sid) or names_a_section(stored, sid):  # never a lead-in or a claim alone
+    if is_lead_in(stored, sid) or claim:  # never a lead-in or a claim alone
         following = sid + 1
         same_doc = following < len(stored.sentences) and (
             stored.chunks[stored.sentences[following].chunk].doc_id == stored.chunks[stored.sentences[sid].chunk].doc_id

@@ -8,11 +8,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from index.text.bounds import Mention, is_version, mentions
 from index.text.names import latin_names
 from index.text.stopwords import EN_STOPWORDS
-from index.text.tokens import nouns
+from index.text.tokens import nouns, term_pairs
 
 _HAN = re.compile(r"[\u3400-\u9fff]+")
 _SENTENCE_END = re.compile(r"(?<=[。！？!?])")
@@ -85,11 +86,18 @@ def given_another(
     )
 
 
-def source_numbers(source: str) -> list[SourceNumber]:
+def source_numbers(source: str) -> tuple[SourceNumber, ...]:
     """Each number of ``source`` with its label: the last word before it in its clause (a line cut
     at clause punctuation; a table row's cells are one clause, so its label is the row's name); a
     number with no word before it (最高 75.6% in brackets) takes the label of the one before. A
-    table's number is said of its column's heading, and the names of its other columns are others."""
+    table's number is said of its column's heading, and the names of its other columns are others.
+    Read once per source and field terms (the nouns are cut with them): the verifier reads the same
+    cited passages for each answer sentence."""
+    return _source_numbers(source, term_pairs())
+
+
+@lru_cache(maxsize=256)
+def _source_numbers(source: str, terms: tuple[tuple[str, str], ...]) -> tuple[SourceNumber, ...]:
     found: list[SourceNumber] = []
     columns = _columns(source)
     for line in source.split("\n"):
@@ -105,7 +113,7 @@ def source_numbers(source: str) -> list[SourceNumber]:
                     label = _numbers(clause, label, others, found)
         if line in columns:
             found[first:] = [_in_column(n, line.split("\t"), columns[line]) for n in found[first:]]
-    return found
+    return tuple(found)
 
 
 @dataclass(frozen=True)
