@@ -363,14 +363,7 @@ class Generator:
         if not self.settings.judge or remaining < MIN_ATTEMPT_SECONDS:
             return None
         client = self._sync_client()
-
-        def read(text: str, cited: dict[int, str]) -> float | None:
-            left = deadline_at - time.monotonic()  # the answer's alternatives are read too: each within what is left
-            return (
-                second_reading(client, self.model, question, text, cited, left) if left >= MIN_ATTEMPT_SECONDS else None
-            )
-
-        return read
+        return lambda text, cited: second_reading(client, self.model, question, text, cited, remaining)
 
     def generate(
         self, question: str, passages: Sequence[Passage], language: str, verifier: Verifier | None = None

@@ -332,9 +332,6 @@ class PassageVerifier:
     def shown(self, text: str, passages: Sequence[object]) -> str:
         return self.grounding.grounded_prefix(text, self.cited_texts(text, passages))
 
-    def names(self, text: str) -> list[str]:
-        return self.grounding.names(text)
-
     def wording_only(self, text: str, passages: Sequence[object]) -> bool:
         """Whether only the word check refuses ``text``: its numbers and names are the passages'."""
         problems = self.grounding.problems(text, self.cited_texts(text, passages))

@@ -71,8 +71,6 @@ class Verifier(Protocol):
 
     def cited_texts(self, text: str, passages: Sequence[Passage]) -> dict[int, str]: ...
 
-    def names(self, text: str) -> list[str]: ...
-
 
 @dataclass(frozen=True)
 class Partial:

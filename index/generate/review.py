@@ -1,7 +1,6 @@
 """What is done with a finished answer before it is shown, after the checks of index/generate/verify.py:
 a sentence cited to the wrong passage is pointed at the given passage that states it, and the model
-reads the answer again beside its cited passages (index/generate/judge.py), and beside the same answer
-with its names moved (index/generate/contrast.py).
+reads the answer again beside its cited passages (index/generate/judge.py).
 
 A small model often cites the passage beside the one it took a number from ("73.7% [2]" where the
 table is [1]); the claim is grounded in what it was given, only its marker is wrong. Each sentence
@@ -13,7 +12,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from index.generate.contrast import outread
 from index.generate.cut import cited_numbers, sentences
 from index.generate.judge import accepted
 from index.generate.outcome import MAX_PASSAGES, GeneratedAnswer, GenerationFailure, Outcome, Verifier
@@ -55,8 +53,7 @@ def reviewed(
 ) -> Outcome:
     """The outcome to show: an answer refused for its grounding re-cited where that grounds it, then
     read again (``read``: None without the reading); what the reading refuses is not shown, and an
-    answer only the word check refused is shown when the reading supports it, unless the answer with its
-    names moved reads better."""
+    answer only the word check refused is shown when the reading supports it."""
     grounded = isinstance(outcome, GeneratedAnswer) and not outcome.abstained
     reworded: GeneratedAnswer | None = None  # refused by the word check alone: the reading may accept it
     if isinstance(outcome, GenerationFailure) and outcome.reason == "ungrounded":
@@ -71,14 +68,10 @@ def reviewed(
     candidate = outcome if grounded else reworded
     if read is None or not isinstance(candidate, GeneratedAnswer):
         return outcome
-    cited = verifier.cited_texts(candidate.text, passages)
-    score = read(candidate.text, cited)
-    if not accepted(score, grounded):
-        return outcome if score is None else GenerationFailure("ungrounded", f"second reading: no ({score:+.2f})")
-    better = None if score is None else outread(score, candidate.text, cited, read, verifier.names)
-    if better is not None:
-        return GenerationFailure("ungrounded", f"second reading: reads better with its names moved: {better}")
-    return candidate
+    score = read(candidate.text, verifier.cited_texts(candidate.text, passages))
+    if accepted(score, grounded):
+        return candidate
+    return outcome if score is None else GenerationFailure("ungrounded", f"second reading: no ({score:+.2f})")
 
 
 __all__ = ["Reader", "recited", "reviewed"]
