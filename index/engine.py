@@ -44,7 +44,7 @@ from index.build.versions import current_version
 from index.config import IndexSettings
 from index.english.dictionary import stem
 from index.errors import IndexLoadError
-from index.generate.answer import PartialHandler, generated
+from index.generate.answer import PartialHandler, checked, generated
 from index.generate.settings import LLMSettings
 from index.models import AskResult, SearchResult
 from index.retrieve.references import named_section, referenced_chunks
@@ -199,6 +199,8 @@ class Engine:
             if not examined.pointed:
                 decision = decide(self.model, examined, ranked)
                 answers, result.confidence = answers and decision.answers, round(decision.confidence, 4)
+                if answers and use_llm and self.generator is not None and self.generator.settings.check:
+                    answers = checked(self.generator, result, stored, [s for s, _ in ranked], query)
                 result.hedged = answers and not decision.sure  # never on a decline
             if not answers and context and not query.earlier and not query.demonstratives and points_back(query.text):
                 # declined as a question of its own, it says "that": asked again as a follow-up
@@ -218,7 +220,7 @@ class Engine:
                 result.answer, result.citations = compose(stored, chosen, query.language, query.asked)
                 result.translated = query.language != "zh" and translated_line(stored, chosen) is not None
                 result.passages = cited_first(result.passages, stored, result.citations)
-                if use_llm and self.generator is not None:
+                if use_llm and self.generator is not None and self.generator.settings.write:
                     result = generated(self.generator, result, stored, [s for s, _ in ranked], on_partial, query)
                 if result.hedged:
                     result.answer += "\n" + message("answer.unsure", query.language)

@@ -7,6 +7,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from index.cli.commands import _engine
 from index.config import IndexSettings
@@ -30,9 +31,9 @@ def eval(args: argparse.Namespace, settings: IndexSettings) -> int:
         raise UsageError("question ids repeat across the files")
     if args.compare:
         return _compare(questions, settings, args)
-    if args.llm:
-        return _eval_llm(questions, settings, args)
-    engine = _engine(settings)
+    engine = _engine(settings, llm=True) if args.llm else _engine(settings)
+    if engine.generator is not None and engine.generator.settings.write:
+        return _eval_llm(engine, questions, args)
     texts = {c.chunk_id: c.text for c in engine.snapshot.stored.chunks}
     report = evaluate(questions, lambda q, c: engine.ask(q, args.k, context=c), texts.__getitem__)
     if args.json:
@@ -48,12 +49,11 @@ def eval(args: argparse.Namespace, settings: IndexSettings) -> int:
     return EXIT_OK
 
 
-def _eval_llm(questions: list, settings: IndexSettings, args: argparse.Namespace) -> int:
+def _eval_llm(engine: Any, questions: list, args: argparse.Namespace) -> int:
     """The configured model's answers beside the extractive ones (index/evaluate/llm.py)."""
     from index.evaluate.llm import evaluate_llm, llm_table
     from index.generate.grounding import ungrounded_claims
 
-    engine = _engine(settings, llm=True)
     stored = engine.snapshot.stored
     report = evaluate_llm(
         questions,
@@ -104,8 +104,10 @@ def _eval_public(args: argparse.Namespace, settings: IndexSettings) -> int:
     from index.engine import Engine
     from index.evaluate import public
     from index.evaluate.protocol import ask_public, indexed, public_table
+    from index.generate.settings import llm_for_flag
 
     folder = args.public_dir or public.public_dir()
+    llm = llm_for_flag(True) if args.llm else None  # a missing LLM_* setting fails before any indexing
     layouts = {"with": [True], "without": [False], "both": [True, False]}[args.title_line]
     views = {"glossed": [False], "rendered": [True], "both": [False, True]}[args.english_view]
     rows, results = [], {}
@@ -118,7 +120,7 @@ def _eval_public(args: argparse.Namespace, settings: IndexSettings) -> int:
             raise UsageError(str(error)) from None
         suffix = ("" if title_line else "-bare") + ("-rendered" if rendered else "")
         label = name + ("" if title_line else " (no title line)") + (" (rendered)" if rendered else "")
-        engine = Engine(indexed(found, Path("var/public") / f"{name}{suffix}", settings))
+        engine = Engine(indexed(found, Path("var/public") / f"{name}{suffix}", settings), llm=llm)
         metrics = ask_public(engine, found.questions, found.english_answers)
         results[label] = {lang: m.model_dump() for lang, m in metrics.items()}
         rows += [(label, lang, m) for lang, m in metrics.items()]

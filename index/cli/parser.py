@@ -114,7 +114,10 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("--compare", action="store_true", help="every bundled embedder × dense/lexical/hybrid")
     ev.add_argument("--failures", action="store_true", help="list the questions that failed")
     ev.add_argument(
-        "--llm", action="store_true", help="also answer through the configured LLM (LLM_*), reported beside extractive"
+        "--llm",
+        action="store_true",
+        help="also answer through the configured LLM (LLM_*), reported beside extractive; with LLM_WRITE=0, "
+        "and for public sets, the answers of the engine with the model's check",
     )
 
     sub.add_parser("chat", parents=[common], help="interactive: ask questions in the terminal")

@@ -31,16 +31,13 @@ def generated(
     """``result`` with the generator's answer in place of the extractive one where it gives one.
     With ``on_partial``, the answer streams and each partial text (at most one a second) is handed
     to it as it arrives; the result is the same as without. A follow-up tells the model the earlier
-    questions it leans on, which it needs to read "他挖走了谁？"."""
+    questions it leans on (``model_question``)."""
     from index.generate.citations import apply_generated, sentence_quotes
     from index.generate.grounding import verifier_of
     from index.generate.outcome import Done, Partial
 
     started = time.perf_counter()
-    question = result.question
-    follows = [*query.earlier, *([query.text] if query.more else [])]
-    if follows:
-        question += "\n(a follow-up to: " + " / ".join(follows) + ")"
+    question = model_question(result, query)
     verifier = verifier_of(stored)
     if generator.settings.passages < len(result.passages):  # the model reads the cited ones first
         result.passages = cited_first(result.passages, stored, result.citations)
@@ -61,6 +58,25 @@ def generated(
     result.translated = result.translated and result.generation != "shown"  # the model wrote it
     result.timings_ms["generate"] = round((time.perf_counter() - started) * 1000, 2)
     return result
+
+
+def model_question(result: AskResult, query: Query) -> str:
+    """The question as the model reads it: a follow-up names the earlier questions it leans on,
+    which the model needs to read "他挖走了谁？"."""
+    follows = [*query.earlier, *([query.text] if query.more else [])]
+    return result.question + ("\n(a follow-up to: " + " / ".join(follows) + ")" if follows else "")
+
+
+def checked(generator: Generator, result: AskResult, stored: StoredIndex, ranked: list[int], query: Query) -> bool:
+    """Whether the model's check (index/generate/answerable.py) lets the gates' answer stand: it reads
+    the passages of the best sentences, in their order, beside the question."""
+    from index.generate.answerable import PASSAGES, declines
+
+    started = time.perf_counter()
+    chunks = list(dict.fromkeys(stored.sentences[s].chunk for s in ranked))[:PASSAGES]
+    score = generator.answerability(model_question(result, query), [stored.chunks[c].text for c in chunks])
+    result.timings_ms["check"] = round((time.perf_counter() - started) * 1000, 2)
+    return not declines(score)
 
 
 def _generation(outcome: object) -> str:

@@ -25,6 +25,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from index.generate.answerable import answerable_score
 from index.generate.judge import second_reading
 from index.generate.outcome import (
     Check,
@@ -364,6 +365,10 @@ class Generator:
             return None
         client = self._sync_client()
         return lambda text, cited: second_reading(client, self.model, question, text, cited, remaining)
+
+    def answerability(self, question: str, passages: Sequence[str]) -> float | None:
+        """The model's log-odds that ``passages`` answer ``question``; None when it couldn't be had."""
+        return answerable_score(self._sync_client(), self.model, question, passages, self.settings.timeout)
 
     def generate(
         self, question: str, passages: Sequence[Passage], language: str, verifier: Verifier | None = None

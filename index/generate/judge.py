@@ -75,25 +75,33 @@ def support_score(completion: Any) -> float | None:
     return None
 
 
-def second_reading(
-    client: Any, model: str, question: str, answer: str, cited: Mapping[int, str], timeout: float
+def one_token_reading(
+    client: Any, model: str, messages: list[dict[str, str]], timeout: float, what: str
 ) -> float | None:
-    """The model's support score for ``answer``, or None when it couldn't be had (the lexical
-    verdict then stands)."""
+    """``support_score`` of the model's one-token reply to ``messages``, or None when the endpoint
+    failed (the caller's verdict stands)."""
     try:
         completion = client.chat.completions.create(
             model=model,
-            messages=judge_messages(question, answer, cited),
+            messages=messages,
             max_tokens=1,
             temperature=0.0,
             logprobs=True,
             top_logprobs=TOP_LOGPROBS,
             timeout=timeout,
         )
-    except Exception as error:  # the endpoint's trouble leaves the lexical verdict
-        log.warning("second reading unavailable (%s)", type(error).__name__)
+    except Exception as error:  # the endpoint's trouble leaves the other verdict
+        log.warning("%s unavailable (%s)", what, type(error).__name__)
         return None
     return support_score(completion)
+
+
+def second_reading(
+    client: Any, model: str, question: str, answer: str, cited: Mapping[int, str], timeout: float
+) -> float | None:
+    """The model's support score for ``answer``, or None when it couldn't be had (the lexical
+    verdict then stands)."""
+    return one_token_reading(client, model, judge_messages(question, answer, cited), timeout, "second reading")
 
 
 def accepted(score: float | None, grounded: bool) -> bool:
@@ -104,4 +112,4 @@ def accepted(score: float | None, grounded: bool) -> bool:
     return score >= VETO if grounded else score >= RESCUE
 
 
-__all__ = ["RESCUE", "VETO", "accepted", "judge_messages", "second_reading", "support_score"]
+__all__ = ["RESCUE", "VETO", "accepted", "judge_messages", "one_token_reading", "second_reading", "support_score"]

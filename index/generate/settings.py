@@ -22,9 +22,10 @@ LOCAL_PREFIX = "gguf:"  # LLM_MODEL=gguf:/path/to/model.gguf runs the file in-pr
 
 class LLMSettings(BaseSettings):
     """``LLM_BASE_URL``, ``LLM_MODEL``, ``LLM_API_KEY``, ``LLM_TIMEOUT``, ``LLM_MAX_TOKENS``,
-    ``LLM_TEMPERATURE``, ``LLM_DEADLINE``, ``LLM_STREAM``, ``LLM_PASSAGES``, ``LLM_JUDGE``, and for a local model
-    ``LLM_THREADS``, ``LLM_CONTEXT``. Generative answers are off unless both the base URL and the
-    model are set, or the model is a local file (``gguf:…``); an empty variable counts as unset."""
+    ``LLM_TEMPERATURE``, ``LLM_DEADLINE``, ``LLM_STREAM``, ``LLM_PASSAGES``, ``LLM_JUDGE``, ``LLM_CHECK``,
+    ``LLM_WRITE``, and for a local model ``LLM_THREADS``, ``LLM_CONTEXT``. Generative answers are off
+    unless both the base URL and the model are set, or the model is a local file (``gguf:…``); an
+    empty variable counts as unset."""
 
     model_config = SettingsConfigDict(
         env_prefix=ENV_PREFIX, extra="ignore", validate_default=True, env_ignore_empty=True
@@ -42,6 +43,10 @@ class LLMSettings(BaseSettings):
     stream: bool = Field(True, description="The bot shows the answer as it is written (edits ≤ 1 per second).")
     passages: int = Field(8, ge=1, le=8, description="Passages the model reads (the cited ones first).")
     judge: bool = Field(True, description="A second reading of each answer by the model (one token).")
+    check: bool = Field(
+        True, description="Before writing, the model reads whether the best passages answer the question (one token)."
+    )
+    write: bool = Field(True, description="The model writes the answer; off: only its check, the extractive answer.")
     threads: int | None = Field(None, ge=1, le=256, description="Local model: CPU threads (default: all cores).")
     context: int = Field(4096, ge=512, le=131_072, description="Local model: context window in tokens.")
 

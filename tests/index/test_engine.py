@@ -170,8 +170,8 @@ def test_a_generated_answer_streams_to_on_partial(engine) -> None:  # type: igno
     with FakeOpenAI() as fake:
         llm = LLMSettings(base_url=fake.base_url, model="fake-model", timeout=5, deadline=10)
         writer = Engine(engine.settings, embedder=engine.embedder, llm=llm)
-        yes = Reply.text("Yes")  # each answer's second reading
-        fake.script(Reply.text(text, chunk_size=4, chunk_delay=0.02), yes, Reply.text(text), yes)
+        yes = Reply.text("Yes")  # the check before each answer, and each answer's second reading
+        fake.script(yes, Reply.text(text, chunk_size=4, chunk_delay=0.02), yes, yes, Reply.text(text), yes)
         partials: list[str] = []
         try:
             streamed = writer.ask(question, on_partial=partials.append)
@@ -181,7 +181,9 @@ def test_a_generated_answer_streams_to_on_partial(engine) -> None:  # type: igno
             writer.generator.close()
         requests = [r.json for r in fake.requests if r.method == "POST"]
     assert [(bool(r.get("stream")), r["max_tokens"]) for r in requests] == [
+        (False, 1),
         (True, 400),
+        (False, 1),
         (False, 1),
         (False, 400),
         (False, 1),
@@ -198,7 +200,7 @@ def test_the_model_is_told_what_a_follow_up_follows(engine) -> None:  # type: ig
     with FakeOpenAI() as fake:
         llm = LLMSettings(base_url=fake.base_url, model="fake-model", timeout=5, deadline=10)
         writer = Engine(engine.settings, embedder=engine.embedder, llm=llm)
-        fake.script(*[Reply.text("Arvid Lunnemark [1].")] * 3)
+        fake.script(*[Reply.text("Arvid Lunnemark [1].")] * 9)
         try:
             writer.ask("他挖走了谁？", context="马斯克为什么给 Cursor 站台？")
             writer.ask("详细说说", context="马斯克为什么给 Cursor 站台？")
@@ -206,10 +208,45 @@ def test_the_model_is_told_what_a_follow_up_follows(engine) -> None:  # type: ig
         finally:
             assert writer.generator is not None
             writer.generator.close()
-        prompts = [r.json["messages"][-1]["content"] for r in fake.requests if r.method == "POST"]
-    assert "他挖走了谁？\n(a follow-up to: 马斯克为什么给 Cursor 站台？)" in prompts[0]
+        posts = [r.json for r in fake.requests if r.method == "POST"]
+    prompts = [r["messages"][-1]["content"] for r in posts if r["max_tokens"] > 1]  # not the one-token readings
+    asked = "他挖走了谁？\n(a follow-up to: 马斯克为什么给 Cursor 站台？)"
+    assert asked in posts[0]["messages"][-1]["content"] and asked in prompts[0]  # the check reads it so too
     assert "详细说说\n(a follow-up to: 马斯克为什么给 Cursor 站台？)" in prompts[1]
     assert "follow-up" not in prompts[2]
+
+
+def test_the_models_check_declines_before_anything_is_written(engine) -> None:  # type: ignore[no-untyped-def]
+    """A No from the one-token check declines what the gates would answer, and nothing is generated;
+    with LLM_WRITE off a Yes keeps the extractive answer; LLM_CHECK off asks nothing first."""
+    from index.generate.settings import LLMSettings
+    from tests.fakeopenai import FakeOpenAI, Reply
+
+    question = "What is Composer 2.5's SWE-bench Verified score?"
+    extractive = engine.ask(question)
+    assert not extractive.abstained
+    with FakeOpenAI() as fake:
+        base = LLMSettings(base_url=fake.base_url, model="fake-model", timeout=5, deadline=10)
+        writers = [
+            Engine(engine.settings, embedder=engine.embedder, llm=base.model_copy(update=update))
+            for update in ({}, {"write": False}, {"check": False, "write": False})
+        ]
+        try:
+            fake.script(Reply.text("No"), Reply.text("Yes"))  # the last reply repeats
+            declined = writers[0].ask(question)
+            kept = writers[1].ask(question)
+            unchecked = writers[2].ask(question)
+        finally:
+            for writer in writers:
+                assert writer.generator is not None
+                writer.generator.close()
+        posts = [r.json for r in fake.requests if r.method == "POST"]
+    assert declined.abstained and declined.kind == "abstained" and declined.generation is None
+    assert "check" in declined.timings_ms and declined.answer.strip()
+    assert kept.answer == extractive.answer and not kept.abstained
+    assert not unchecked.abstained and "check" not in unchecked.timings_ms
+    assert [r["max_tokens"] for r in posts] == [1, 1]  # the declined question's check, the kept one's
+    assert "Does the passage answer this question?" in posts[0]["messages"][-1]["content"]
 
 
 def test_a_conversation_is_its_earlier_questions_oldest_first(engine) -> None:  # type: ignore[no-untyped-def]
