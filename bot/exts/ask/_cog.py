@@ -154,7 +154,7 @@ class AskCog(commands.Cog):
     def _preview(self, interaction: discord.Interaction[Any], question: str, lang: str) -> Preview | None:
         """Stream a generated answer into the /ask response (LLM_STREAM, on by default)."""
         generator = self.bot.engine.generator
-        if generator is None or not generator.settings.stream:
+        if generator is None or not (generator.settings.stream and generator.settings.write):
             return None
         return Preview(interaction, question, lang, asyncio.get_running_loop())
 
