@@ -33,7 +33,8 @@ class LLMMetrics(BaseModel):
     rejected: float = 0.0  # verification (grounding) refused the answer
     abstained: float = 0.0  # the model said the passages don't answer
     failed: float = 0.0  # anything else: uncited, wrong language, timeout …
-    asked: int = 0  # questions the model was asked (an extractive abstention asks none)
+    asked: int = 0  # questions the model was asked to write for (an extractive abstention asks none)
+    check_declined: int = 0  # answered extractively, declined by the model's check before writing
     ungrounded_shown: int = 0
     generate_p50_ms: float | None = None
     generate_p90_ms: float | None = None
@@ -91,6 +92,7 @@ def _metrics(rows: list[tuple[EvalQuestion, AskResult, AskResult]], ungrounded: 
         times = [g.timings_ms["generate"] for g in asked if "generate" in g.timings_ms]
         metrics.generate_p50_ms, metrics.generate_p90_ms = _percentile(times, 0.5), _percentile(times, 0.9)
         metrics.total_p50_ms = _percentile([g.timings_ms.get("total", 0) for g in asked], 0.5)
+    metrics.check_declined = sum(1 for _, e, g in rows if g.abstained and not e.abstained and "check" in g.timings_ms)
     metrics.ungrounded_shown = sum(1 for g in asked if g.generation == "shown" and ungrounded(g))
     return metrics
 
@@ -124,6 +126,7 @@ COLUMNS = [
     ("shown", "shown"),
     ("rejected", "rejected"),
     ("model abst", "abstained"),
+    ("check declined", "check_declined"),
     ("failed", "failed"),
     ("ungrounded shown", "ungrounded_shown"),
     ("gen p50 ms", "generate_p50_ms"),

@@ -45,3 +45,13 @@ def test_llm_figures() -> None:
     assert (m.asked, m.shown, m.rejected, m.fact_extractive, m.fact_llm) == (2, 0.5, 0.5, 1.0, 0.5)
     assert m.generate_p50_ms == 2000.0 and m.language_match == 1.0
     assert report.rejections == [{"id": "q2", "q": "How much?", "why": "ungrounded: number"}]
+
+
+def test_a_question_the_check_declined_is_counted_apart() -> None:
+    extractive = result("Elon Musk holds US$60 billion.\n\n“马斯克握有 600 亿美元收购权。” [1]")
+    declined = result("The article doesn't say.").model_copy(update={"abstained": True, "timings_ms": {"check": 3.0}})
+    outcomes = iter([declined, result("Musk holds US$60 billion [1].", "shown", 1000)])
+    report = evaluate_llm([QUESTION, QUESTION.model_copy(update={"id": "q2"})], lambda q, c: extractive,
+                          lambda q, c: next(outcomes), lambda r: [])  # fmt: skip
+    m = report.by_language["en"]
+    assert (m.check_declined, m.asked, m.fact_llm) == (1, 1, 0.5)  # declined before writing: never asked to write
