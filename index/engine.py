@@ -195,12 +195,13 @@ class Engine:
             result.passages = cited_first(result.passages, stored, result.citations)
         else:
             ranked = rank(self.model, examined)
+            best, llm = [s for s, _ in ranked], self.generator if use_llm else None
             answers = bool(ranked)  # a question pointing at a part of the article that exists is about it
             if not examined.pointed:
                 decision = decide(self.model, examined, ranked)
                 answers, result.confidence = answers and decision.answers, round(decision.confidence, 4)
-                if answers and use_llm and self.generator is not None and self.generator.settings.check:
-                    answers = checked(self.generator, result, stored, [s for s, _ in ranked], query)
+                if answers and llm is not None and llm.settings.check:
+                    answers = checked(llm, result, stored, best, query)
                 result.hedged = answers and not decision.sure  # never on a decline
             if not answers and context and not query.earlier and not query.demonstratives and points_back(query.text):
                 # declined as a question of its own, it says "that": asked again as a follow-up
@@ -220,8 +221,8 @@ class Engine:
                 result.answer, result.citations = compose(stored, chosen, query.language, query.asked)
                 result.translated = query.language != "zh" and translated_line(stored, chosen) is not None
                 result.passages = cited_first(result.passages, stored, result.citations)
-                if use_llm and self.generator is not None and self.generator.settings.write:
-                    result = generated(self.generator, result, stored, [s for s, _ in ranked], on_partial, query)
+                if llm is not None and llm.settings.write:
+                    result = generated(llm, result, stored, best, on_partial, query)
                 if result.hedged:
                     result.answer += "\n" + message("answer.unsure", query.language)
         result.timings_ms = result.timings_ms | _timings(started, examined.seconds, t2, time.perf_counter())
