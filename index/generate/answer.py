@@ -37,15 +37,16 @@ def generated(
     from index.generate.outcome import Done, Partial
 
     started = time.perf_counter()
+    spent = result.timings_ms.get("check", 0.0) / 1000  # one deadline for the check and the writing
     question = model_question(result, query)
     verifier = verifier_of(stored)
     if generator.settings.passages < len(result.passages):  # the model reads the cited ones first
         result.passages = cited_first(result.passages, stored, result.citations)
     if on_partial is None:
-        outcome = generator.generate(question, result.passages, result.language, verifier)
+        outcome = generator.generate(question, result.passages, result.language, verifier, spent)
     else:
         outcome = None
-        for event in generator.stream(question, result.passages, result.language, verifier=verifier):
+        for event in generator.stream(question, result.passages, result.language, verifier=verifier, spent=spent):
             if isinstance(event, Partial):
                 try:
                     on_partial(event.text)

@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import logging
 import queue
-import random
-import sys
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -26,11 +24,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from index.generate.answerable import answerable_score
+from index.generate.failures import MIN_ATTEMPT_SECONDS, classify, retry_delay
 from index.generate.judge import second_reading
 from index.generate.outcome import (
     Check,
     Done,
-    FailureReason,
     GenerationFailure,
     Outcome,
     Partial,
@@ -46,9 +44,6 @@ from index.models import Passage
 log = logging.getLogger("index.generate.generator")
 
 PLACEHOLDER_KEY = "no-key"  # local servers need no key, but the client insists on one
-MAX_RETRIES = 1  # our own, deadline-aware; the client's retries (Retry-After up to 2 min) are off
-RETRY_DELAY = 0.5
-MIN_ATTEMPT_SECONDS = 0.25  # don't start an attempt with less time than this left
 STREAM_INTERVAL = 1.0  # at most one Partial per second: a Discord message edit each
 
 
@@ -64,66 +59,6 @@ class _End:
 
 
 _Event = _Delta | _End | GenerationFailure
-
-
-def retry_delay(retryable: bool, retry_after: float | None, attempt: int, remaining: float) -> float | None:
-    """Seconds to wait before the next attempt, or None to give up now: only retryable failures,
-    at most MAX_RETRIES, and only if an attempt still fits in the deadline after the wait."""
-    if not retryable or attempt >= MAX_RETRIES:
-        return None
-    jitter = 0.75 + random.random() / 4
-    delay = retry_after if retry_after is not None else RETRY_DELAY * (2**attempt) * jitter
-    return delay if remaining - delay >= MIN_ATTEMPT_SECONDS else None
-
-
-def _http_error_classes() -> tuple[tuple[type[BaseException], ...], tuple[type[BaseException], ...]]:
-    """(timeouts, all HTTP errors) of whichever httpx flavour the openai client has loaded."""
-    timeouts: list[type[BaseException]] = []
-    errors: list[type[BaseException]] = []
-    for name in ("httpx2", "httpx"):
-        module = sys.modules.get(name)
-        if module is not None:
-            timeouts.append(module.TimeoutException)
-            errors.append(module.HTTPError)
-    return tuple(timeouts), tuple(errors)
-
-
-def classify(error: BaseException, received: bool) -> tuple[GenerationFailure, bool, float | None]:
-    """An exception as (failure, retryable, Retry-After seconds). ``received``: some of the answer
-    had already arrived (then a dropped connection is a cut stream, and never retried)."""
-    import openai
-
-    timeouts, http_errors = _http_error_classes()
-    if isinstance(error, (openai.APITimeoutError, *timeouts)):
-        reason: FailureReason = "stream_cut" if received else "timeout"
-        return GenerationFailure(reason, "request timed out"), not received, None
-    if isinstance(error, (openai.APIConnectionError, *http_errors)):
-        cause = error.__cause__ or error
-        reason = "stream_cut" if received else "connection"
-        return GenerationFailure(reason, type(cause).__name__), not received, None
-    if isinstance(error, openai.APIStatusError):
-        status = error.status_code
-        retryable = not received and (status in (408, 409, 429) or status >= 500)
-        return GenerationFailure("http_status", f"HTTP {status}"), retryable, _retry_after(error.response)
-    if isinstance(error, openai.APIError) and not isinstance(error, openai.APIResponseValidationError):
-        # An error event inside an SSE stream (vLLM, llama.cpp do this when generation fails).
-        return GenerationFailure("stream_cut" if received else "error", type(error).__name__), False, None
-    malformed = (openai.APIResponseValidationError, ValueError, TypeError, AttributeError, LookupError)
-    if isinstance(error, malformed):  # e.g. json.JSONDecodeError from a body that isn't JSON
-        return GenerationFailure("malformed", type(error).__name__), False, None
-    return GenerationFailure("error", type(error).__name__), False, None
-
-
-def _retry_after(response: Any) -> float | None:
-    headers = getattr(response, "headers", None) or {}
-    try:
-        if headers.get("retry-after-ms"):
-            return float(headers["retry-after-ms"]) / 1000
-        if headers.get("retry-after"):
-            return float(headers["retry-after"])
-    except ValueError:
-        pass  # an HTTP date: not worth parsing for a deadline of seconds
-    return None
 
 
 def _completion_events(completion: Any) -> list[_Event]:
@@ -305,11 +240,15 @@ class Generator:
         streaming: bool,
         interval: float,
         verifier: Verifier | None = None,
+        spent: float = 0.0,
     ) -> Iterator[StreamEvent]:
         """Runs ``_produce`` in a worker thread so the deadline holds even while a read blocks
         (a server trickling keep-alives never trips a per-read timeout)."""
         started = time.monotonic()
-        deadline_at = started + self.settings.deadline
+        deadline_at = started + self.settings.deadline - spent
+        if deadline_at - started < MIN_ATTEMPT_SECONDS:  # the check spent the deadline: no request at all
+            yield Done(self._report(self._deadline_failure(), started))
+            return
         passages = passages[: self.settings.passages]
         messages = build_messages(question, passages, language)
         events: queue.Queue[_Event | None] = queue.Queue()
@@ -367,16 +306,24 @@ class Generator:
         return lambda text, cited: second_reading(client, self.model, question, text, cited, remaining)
 
     def answerability(self, question: str, passages: Sequence[str]) -> float | None:
-        """The model's log-odds that ``passages`` answer ``question``; None when it couldn't be had."""
-        return answerable_score(self._sync_client(), self.model, question, passages, self.settings.timeout)
+        """The model's log-odds that ``passages`` answer ``question``; None when it couldn't be had.
+        Bounded by the answer's deadline too: the seconds it takes are spent from it (``generate``)."""
+        timeout = min(self.settings.timeout, self.settings.deadline)
+        return answerable_score(self._sync_client(), self.model, question, passages, timeout)
 
     def generate(
-        self, question: str, passages: Sequence[Passage], language: str, verifier: Verifier | None = None
+        self,
+        question: str,
+        passages: Sequence[Passage],
+        language: str,
+        verifier: Verifier | None = None,
+        spent: float = 0.0,
     ) -> Outcome:
-        """One verified answer or a failure, within the deadline. Never raises for endpoint trouble.
-        The model sees the first ``settings.passages`` passages; [n] numbers positions in them."""
+        """One verified answer or a failure, within the deadline less the ``spent`` seconds (the
+        check's). Never raises for endpoint trouble. The model sees the first ``settings.passages``
+        passages; [n] numbers positions in them."""
         outcome: Outcome = GenerationFailure("error", "no outcome")
-        for event in self._run(question, passages, language, streaming=False, interval=0.0, verifier=verifier):
+        for event in self._run(question, passages, language, False, 0.0, verifier, spent):
             if isinstance(event, Done):
                 outcome = event.outcome
         return outcome
@@ -388,7 +335,9 @@ class Generator:
         language: str,
         interval: float = STREAM_INTERVAL,
         verifier: Verifier | None = None,
+        spent: float = 0.0,
     ) -> Iterator[StreamEvent]:
-        """Partial texts as the answer streams in (at most one per ``interval`` seconds), then Done.
-        With a ``verifier`` a partial text holds only the sentences it lets stay."""
-        return self._run(question, passages, language, streaming=True, interval=interval, verifier=verifier)
+        """Partial texts as the answer streams in (at most one per ``interval`` seconds), then Done,
+        within the deadline less ``spent``. With a ``verifier`` a partial text holds only the
+        sentences it lets stay."""
+        return self._run(question, passages, language, True, interval, verifier, spent)

@@ -14,7 +14,8 @@ from collections.abc import Iterator
 import pytest
 
 from index.generate.citations import Quote, apply_generated, sentence_quotes, to_citations
-from index.generate.generator import MAX_RETRIES, Generator, retry_delay
+from index.generate.failures import MAX_RETRIES, retry_delay
+from index.generate.generator import Generator
 from index.generate.outcome import SENTINEL, Done, GeneratedAnswer, GenerationFailure, Partial
 from index.generate.prompt import build_messages, neutralise
 from index.generate.settings import LLMSettings
@@ -382,6 +383,27 @@ def test_keepalive_trickle_cannot_outlast_the_deadline(server: FakeOpenAI, gener
     outcome, elapsed = _timed(generator.generate, "q?", PASSAGES, "en")
     assert outcome == GenerationFailure("deadline", f"no complete answer within {DEADLINE:g} s")
     assert DEADLINE - 0.05 < elapsed < DEADLINE + SLACK
+
+
+def test_the_check_before_an_answer_is_bounded_by_the_deadline(server: FakeOpenAI) -> None:
+    gen = Generator(_settings(server, timeout=20.0))  # a per-read timeout far beyond the deadline
+    server.script(Reply.text("Yes", delay=5))
+    score, elapsed = _timed(gen.answerability, "q?", ["Composer 2.5 基于 Kimi K2.5。"])
+    gen.close()
+    assert score is None and elapsed < DEADLINE + SLACK
+
+
+def test_the_seconds_the_check_spent_are_not_spent_again(server: FakeOpenAI, generator: Generator) -> None:
+    server.script(Reply.trickle(DEADLINE + 0.5))
+    outcome, elapsed = _timed(generator.generate, "q?", PASSAGES, "en", None, DEADLINE / 2)
+    assert isinstance(outcome, GenerationFailure) and outcome.reason == "deadline"
+    assert DEADLINE / 2 - 0.05 < elapsed < DEADLINE / 2 + SLACK
+
+
+def test_a_deadline_the_check_used_up_sends_no_request(server: FakeOpenAI, generator: Generator) -> None:
+    outcome, elapsed = _timed(generator.generate, "q?", PASSAGES, "en", None, DEADLINE)
+    assert outcome == GenerationFailure("deadline", f"no complete answer within {DEADLINE:g} s")
+    assert not server.requests and elapsed < SLACK
 
 
 @pytest.mark.parametrize("status", [500, 503])
