@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from index.config import SettingsError, describe_validation_error
@@ -60,6 +60,13 @@ class LLMSettings(BaseSettings):
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ValueError("must be an http:// or https:// URL such as http://127.0.0.1:11434/v1")
         return value.rstrip("/")
+
+    @field_validator("write")
+    @classmethod
+    def _some_use(cls, value: bool, info: ValidationInfo) -> bool:
+        if not value and not info.data.get("check", True):  # the model would load and never be asked
+            raise ValueError("with LLM_CHECK off too the model has nothing to do; unset LLM_MODEL to answer without it")
+        return value
 
     @field_validator("model")
     @classmethod

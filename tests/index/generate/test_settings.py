@@ -63,6 +63,17 @@ def test_invalid_settings_name_the_field(monkeypatch: pytest.MonkeyPatch, name: 
         load_llm_settings()
 
 
+def test_a_model_with_nothing_to_do_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LLM_MODEL", "gguf:/models/m.gguf")
+    monkeypatch.setenv("LLM_WRITE", "0")
+    assert load_llm_settings().check  # the check alone is a use
+    monkeypatch.setenv("LLM_CHECK", "0")
+    with pytest.raises(SettingsError, match=r"\(LLM_WRITE\).*nothing to do"):
+        load_llm_settings()
+    monkeypatch.setenv("LLM_WRITE", "1")
+    assert not load_llm_settings().check
+
+
 def test_flags(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LLM_TIMEOUT", "not a number")
     assert llm_for_flag(False) is None  # --no-llm never reads (or trips over) LLM_*
