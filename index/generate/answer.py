@@ -70,12 +70,11 @@ def model_question(result: AskResult, query: Query) -> str:
 
 def checked(generator: Generator, result: AskResult, stored: StoredIndex, ranked: list[int], query: Query) -> bool:
     """Whether the model's check (index/generate/answerable.py) lets the gates' answer stand: it reads
-    the passages of the best sentences, in their order, beside the question."""
-    from index.generate.answerable import PASSAGES, declines
+    excerpts around the best sentences beside the question."""
+    from index.generate.answerable import declines, excerpts
 
     started = time.perf_counter()
-    chunks = list(dict.fromkeys(stored.sentences[s].chunk for s in ranked))[:PASSAGES]
-    score = generator.answerability(model_question(result, query), [stored.chunks[c].text for c in chunks])
+    score = generator.answerability(model_question(result, query), excerpts(stored, ranked))
     result.timings_ms["check"] = round((time.perf_counter() - started) * 1000, 2)
     return not declines(score)
 

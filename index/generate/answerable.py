@@ -1,23 +1,29 @@
-"""Before anything is written: does the best passage answer the question? One token from the model.
+"""Before anything is written: do the best sentences answer the question? One token from the model.
 
 The gates (index/answer/decide.py) read retrieval scores and word overlap; a question near the
 article's topic (a rival model it never names, a figure it doesn't give) finds passages about its
-words and passes them. The model reads the question beside the passages of its two best
-sentences and is asked for Yes or No; ``log P(Yes) − log P(No)`` below ``DECLINE_BELOW`` declines.
-The prompt and the threshold were chosen on tests/eval/near_pairs_dev.jsonl (minimal pairs, the
-local Qwen2.5-Coder-1.5B): the highest threshold that declines at most one more answerable
-question a language there (docs/evaluation.md).
+words and passes them. The model reads the question beside excerpts around its best-ranked
+sentences (``excerpts``) and is asked for Yes or No; ``log P(Yes) − log P(No)`` below
+``DECLINE_BELOW`` declines. The prompt and the threshold were chosen on
+tests/eval/near_pairs_dev.jsonl (minimal pairs, the local Qwen2.5-Coder-1.5B): the highest threshold
+that declines at most one more answerable question a language there (docs/evaluation.md). Excerpts
+rather than whole passages: a 1.5B model reading two whole paragraphs says Yes to the topic; reading
+the sentences the ranking chose, it tells the asked fact from its neighbours better, and sooner.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from index.generate.judge import one_token_reading
 
-DECLINE_BELOW = 0.25
-PASSAGES = 2  # the passages of the best sentences, in their order
+if TYPE_CHECKING:
+    from index.build.store import StoredIndex
+
+DECLINE_BELOW = 0.2
+SENTENCES = 3  # the best-ranked sentences the model reads
+REACH = 1  # each with this many sentences either side of it, within its passage
 
 SYSTEM = (
     "You decide whether a passage of an article answers a question. Reply Yes only if the passage states "
@@ -26,9 +32,33 @@ SYSTEM = (
 )
 
 
+def excerpts(stored: StoredIndex, ranked: Sequence[int]) -> list[str]:
+    """What the model reads: each of the ``SENTENCES`` best of ``ranked`` (sentence positions) with
+    ``REACH`` neighbours either side in its passage; spans that overlap or touch are one excerpt,
+    and excerpts come in the article's order."""
+    spans = []
+    for position in ranked[:SENTENCES]:
+        own = stored.sentences_of(stored.sentences[position].chunk)
+        spans.append((max(own.start, position - REACH), min(own.stop - 1, position + REACH)))
+    joined: list[tuple[int, int]] = []
+    for first, last in sorted(spans):
+        same = joined and stored.sentences[first].chunk == stored.sentences[joined[-1][1]].chunk
+        if same and first <= joined[-1][1] + 1:
+            joined[-1] = (joined[-1][0], max(last, joined[-1][1]))
+        else:
+            joined.append((first, last))
+    return [_text(stored, first, last) for first, last in joined]
+
+
+def _text(stored: StoredIndex, first: int, last: int) -> str:
+    """Sentences ``first``..``last`` of one passage as it writes them, whitespace between included."""
+    chunk = stored.chunks[stored.sentences[first].chunk]
+    return chunk.text[stored.sentences[first].start - chunk.start : stored.sentences[last].end - chunk.start]
+
+
 def answerable_messages(question: str, passages: Sequence[str]) -> list[dict[str, str]]:
-    """The request: the passages (best first, blank-line apart), then the question."""
-    source = "\n\n".join(passages[:PASSAGES])
+    """The request: the excerpts (blank-line apart), then the question."""
+    source = "\n\n".join(passages)
     user = f"Passage:\n{source}\n\nQuestion: {question}\n\nDoes the passage answer this question? Reply Yes or No."
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
 
@@ -45,4 +75,4 @@ def declines(score: float | None) -> bool:
     return score is not None and score < DECLINE_BELOW
 
 
-__all__ = ["DECLINE_BELOW", "PASSAGES", "answerable_messages", "answerable_score", "declines"]
+__all__ = ["DECLINE_BELOW", "REACH", "SENTENCES", "answerable_messages", "answerable_score", "declines", "excerpts"]

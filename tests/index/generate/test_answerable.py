@@ -3,17 +3,45 @@ its verdict, over a real HTTP endpoint's replies where a reply is needed."""
 
 from __future__ import annotations
 
-from index.generate.answerable import DECLINE_BELOW, PASSAGES, answerable_messages, answerable_score, declines
+from index.generate.answerable import (
+    DECLINE_BELOW,
+    REACH,
+    SENTENCES,
+    answerable_messages,
+    answerable_score,
+    declines,
+    excerpts,
+)
+from tests.index.synthetic import build_stored, sentence_id
 
 
-def test_the_request_reads_the_best_passages_in_order_then_the_question() -> None:
-    passages = ["第一段。", "第二段。", "第三段。"]
-    system, user = answerable_messages("Composer 2.5 多少钱？", passages)
+def test_the_request_reads_the_excerpts_in_order_then_the_question() -> None:
+    system, user = answerable_messages("Composer 2.5 多少钱？", ["第一段。", "第二段。"])
     assert system["role"] == "system" and "Reply No if the passage is only about a related topic" in system["content"]
     text = user["content"]
     assert text.index("第一段") < text.index("第二段") < text.index("Composer 2.5 多少钱？")
-    assert PASSAGES == 2 and "第三段" not in text
     assert text.rstrip().endswith("Reply Yes or No.")
+
+
+def test_the_model_reads_the_best_sentences_with_their_neighbours_in_the_articles_order() -> None:
+    stored = build_stored()
+    price, apples, sleeper, title = (
+        sentence_id(stored, text) for text in ("车票价格是", "苹果每斤", "卧铺", "——测试文章")
+    )
+    assert (SENTENCES, REACH) == (3, 1)
+    read = excerpts(stored, [price, apples, sleeper, title])  # a fourth sentence is not read
+    assert read[0].startswith("一、水果") and read[0].endswith("每年秋天采摘。")
+    # the ticket price with the sentence before it: the table after it is another passage, its own excerpt
+    assert read[1] == "夜班火车从北京开往上海，全程 12 小时。车票价格是 400 元。"
+    assert read[2].startswith("项目") and read[2].endswith("5 小时")
+    assert len(read) == 3 and not any("Alice" in text or "测试文章" in text for text in read)
+
+
+def test_neighbouring_best_sentences_are_read_once() -> None:
+    stored = build_stored()
+    second, first = sentence_id(stored, "• 第二"), sentence_id(stored, "• 第一")
+    read = excerpts(stored, [second, first])
+    assert len(read) == 1 and read[0].startswith("果农说了三件事：") and read[0].endswith("销量翻了 2 倍。")
 
 
 def test_only_a_reading_below_the_threshold_declines() -> None:

@@ -14,9 +14,9 @@ from tests.index.generate.test_judge_llm import MODEL
 from tests.index.support import REPO
 
 SET = REPO / "tests" / "eval" / "holdout_near.jsonl"
-# language → (near-topic declined at least, answerable declined at most): measured 10 of 24 and 0 of 17 (en),
-# 6 of 17 and 0 of 19 (zh), 2026-12-06
-FLOORS = {"en": (9, 1), "zh": (5, 1)}
+# language → (near-topic declined at least, answerable declined at most): measured 11 of 24 and 0 of 17 (en),
+# 7 of 17 and 0 of 19 (zh), 2026-12-07, the check reading excerpts
+FLOORS = {"en": (10, 1), "zh": (6, 1)}
 
 
 @pytest.mark.llm
