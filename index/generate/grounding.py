@@ -165,7 +165,8 @@ class Grounding:
             return True
         forms = (lower, lower[:-1]) if lower.endswith("s") and len(lower) > 2 else (lower,)  # H100s
         if re.search(r"\d", name):  # K2 is not K2.5: a name with digits is matched whole
-            whole = re.compile("|".join(rf"(?<![\w.]){re.escape(f)}(?![\w]|\.\d)" for f in forms))
+            # ASCII neighbours only: a Chinese text glues a code to its words (即MBH99）)
+            whole = re.compile("|".join(rf"(?<![a-z0-9_.]){re.escape(f)}(?![a-z0-9_]|\.\d)" for f in forms))
             return any(whole.search(spaced(source)) for source in sources)
         if any(form in spaced(source) for source in sources for form in forms):
             return True

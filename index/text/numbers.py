@@ -72,9 +72,9 @@ _EN_NUMBER_WORD = "|".join(sorted([*_EN_WORDS, *_EN_HALVES], key=len, reverse=Tr
 _MONTH_NAMES = "|".join(sorted(_MONTH_OF, key=len, reverse=True))
 
 _DATE = re.compile(
-    r"(?P<zy>\d{4})\s*年\s*(?P<zm>\d{1,2})\s*月(?:\s*(?P<zd>\d{1,2})\s*[日号])?"
+    r"(?<![\d.])(?P<zy>\d{4})\s*年\s*(?P<zm>\d{1,2})\s*月(?:\s*(?P<zd>\d{1,2})\s*[日号])?"
     r"|(?<![\d年])(?P<zm2>\d{1,2})\s*月\s*(?P<zd2>\d{1,2})\s*[日号]"
-    r"|(?P<zy3>\d{4})\s*年(?!\s*\d{1,2}\s*月)(?!代)"
+    r"|(?<![\d.])(?P<zy3>\d{4})\s*年(?!\s*\d{1,2}\s*月)(?!代)"  # 74000年 is no year 4000
     rf"|\b(?P<em>{_MONTH_NAMES})\.?\s+(?P<ed>\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(?P<ey>\d{{4}})\b)?"
     rf"|\b(?P<ed2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<em2>{_MONTH_NAMES})\b\.?(?:,?\s+(?P<ey2>\d{{4}})\b)?"
     rf"|\b(?P<em3>{_MONTH_NAMES})\b\.?,?\s+(?P<ey3>\d{{4}})\b"
