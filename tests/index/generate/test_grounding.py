@@ -170,6 +170,11 @@ def test_quantities_said_another_way_pass_and_wrong_quantities_never(grounding: 
     assert sum(right) >= 36 and len(accepted_wrong) <= 1, (sum(right), accepted_wrong)
 
 
+def test_a_code_glued_to_chinese_is_found(grounding: Grounding) -> None:
+    assert grounding.name_supported("MBH99", ["该图表（即MBH99）为基础。"])
+    assert not grounding.name_supported("MBH9", ["该图表（即MBH99）为基础。"])
+
+
 def test_a_name_may_come_through_the_lexicon(grounding: Grounding) -> None:
     assert "Musk" in grounding.names("Cursor said that Musk backs it [1].")
     assert grounding.name_supported("Musk", [BUYOUT])  # 马斯克 → Elon Musk

@@ -63,6 +63,12 @@ def test_a_count_after_dollars_is_no_cents() -> None:
     assert [q.text for q in quantities("5 dollars 30 tokens")] == ["5 dollars", "30"]
 
 
+def test_a_year_is_four_digits_alone() -> None:
+    found = [(q.kind, q.text, q.value, q.year) for q in quantities("距今74000年，2013年，12.2026年")]
+    assert found[:2] == [("number", "74000", Decimal(74000), None), ("date", "2013年", None, 2013)]
+    assert all(q.year != 2026 for q in quantities("12.2026年"))  # a decimal's digits are no year
+
+
 def test_english_dates() -> None:
     (march,) = quantities("published on March 27, 2026.")
     assert (march.year, march.month, march.day) == (2026, 3, 27)
