@@ -25,7 +25,6 @@ from typing import Any
 
 from index.generate.answerable import answerable_score
 from index.generate.failures import MIN_ATTEMPT_SECONDS, classify, retry_delay
-from index.generate.invented import short_answer
 from index.generate.judge import second_reading
 from index.generate.outcome import (
     Check,
@@ -311,14 +310,6 @@ class Generator:
         Bounded by the answer's deadline too: the seconds it takes are spent from it (``generate``)."""
         timeout = min(self.settings.timeout, self.settings.deadline)
         return answerable_score(self._sync_client(), self.model, question, passages, timeout)
-
-    def short_answer(self, question: str, passages: Sequence[str], spent: float) -> str | None:
-        """The model's answer in a few words after the check's Yes (index/generate/invented.py), within
-        what the check left of the deadline; None when it couldn't be had."""
-        timeout = min(self.settings.timeout, self.settings.deadline) - spent
-        if timeout < MIN_ATTEMPT_SECONDS:
-            return None
-        return short_answer(self._sync_client(), self.model, question, passages, timeout)
 
     def generate(
         self,

@@ -29,7 +29,6 @@ API_KEY = "e2e-llm-key"
 # Generous for a local fake that answers in milliseconds, small enough that a hung request
 # could not stall the module; no test waits for them to expire.
 YES = Reply.text("Yes")  # the check before an answer, or a second reading: the passages say it
-SHORT = Reply.text("70.2%")  # after the check's Yes, its answer in a few words: what the passages state
 LLM_ENV = {"LLM_MODEL": MODEL, "LLM_API_KEY": API_KEY, "LLM_TIMEOUT": "5", "LLM_DEADLINE": "10"}
 PASSAGE = re.compile(r'<passage n="(\d+)" section="([^"]*)">\n(.*?)\n</passage>', re.DOTALL)
 
@@ -103,7 +102,7 @@ def _assert_cites(field: dict, passage: tuple[str, str]) -> None:
 
 # -- tests -----------------------------------------------------------------------------------------
 def test_a_cited_reply_is_the_answer_with_its_citation(bot: BotUnderTest, fresh: FakeOpenAI) -> None:
-    fresh.script(YES, SHORT, Reply.text(GENERATED), YES)
+    fresh.script(YES, Reply.text(GENERATED), YES)
     payload = _ask(bot, "llm-asker")
     embed = payload["embeds"][0]
 
@@ -118,14 +117,12 @@ def test_a_cited_reply_is_the_answer_with_its_citation(bot: BotUnderTest, fresh:
     assert [i.split(":")[1] for i in custom_ids(payload)] == ["up", "down"]
 
     # What the model was sent: first its check, one token: do the best passages answer the question?
-    # After its Yes, the answer in a few words (a figure the passages lack would decline). Then a chat
-    # completion, system rules first, then the passages (delimited, numbered) and the question; the
-    # configured model and key. Then its second reading: one token, the answer beside
+    # Then a chat completion, system rules first, then the passages (delimited, numbered) and the
+    # question; the configured model and key. Then its second reading: one token, the answer beside
     # the passage it cites.
-    check, short, request, reading = _chat_requests(fresh)
-    assert len(fresh.requests) == 4
+    check, request, reading = _chat_requests(fresh)
+    assert len(fresh.requests) == 3
     assert check.json["max_tokens"] == 1 and QUESTION in check.json["messages"][1]["content"]
-    assert short.json["messages"][:2] == check.json["messages"] and short.json["messages"][2]["content"] == "Yes"
     assert "70.2%" in check.json["messages"][1]["content"]
     assert reading.json["max_tokens"] == 1 and reading.json["logprobs"] is True
     assert GENERATED in reading.json["messages"][1]["content"] and "70.2%" in reading.json["messages"][1]["content"]
@@ -154,7 +151,6 @@ def test_markers_are_renumbered_in_order_of_appearance(bot: BotUnderTest, fresh:
     supports: an ungrounded one would not be shown, index/generate/grounding.py.)"""
     fresh.script(
         YES,
-        SHORT,
         Reply.text(
             "Composer 2.5 builds on the same open checkpoint as Composer 2 [2]. "
             "It scores 70.2% on SWE-bench Verified [1]."
@@ -167,7 +163,7 @@ def test_markers_are_renumbered_in_order_of_appearance(bot: BotUnderTest, fresh:
     )
     assert embed["description"] == expected
     assert [f["name"].split(" ", 1)[0] for f in embed["fields"]] == ["[1]", "[2]"], embed["fields"]
-    request = _chat_requests(fresh)[2]  # after the check and its short answer; then its second reading
+    request = _chat_requests(fresh)[1]  # after the check; then its second reading
     passages = _passages(request)
     assert len(passages) >= 3, f"the prompt has {len(passages)} passages"
     _assert_cites(_field(embed, 1), passages[2])
@@ -178,13 +174,9 @@ def test_markers_are_renumbered_in_order_of_appearance(bot: BotUnderTest, fresh:
 @pytest.mark.parametrize(
     ("replies", "reason"),
     [
-        pytest.param((YES, SHORT, Reply.error(500)), r"http_status: HTTP 500", id="http-500"),
-        pytest.param(
-            (YES, SHORT, Reply.text("Composer 2.5 scores 70.2% on SWE-bench Verified.")), r"uncited: ", id="uncited"
-        ),
-        pytest.param(
-            (YES, SHORT, Reply.text(GENERATED), Reply.text("No")), r"ungrounded: second reading", id="read-again"
-        ),
+        pytest.param((YES, Reply.error(500)), r"http_status: HTTP 500", id="http-500"),
+        pytest.param((YES, Reply.text("Composer 2.5 scores 70.2% on SWE-bench Verified.")), r"uncited: ", id="uncited"),
+        pytest.param((YES, Reply.text(GENERATED), Reply.text("No")), r"ungrounded: second reading", id="read-again"),
     ],
 )
 def test_a_failed_generation_falls_back_to_the_extractive_answer(
@@ -201,19 +193,18 @@ def test_a_failed_generation_falls_back_to_the_extractive_answer(
     cited = _field(embed, 1)
     assert SECTION in cited["name"] and "70.2%" in cited["value"], cited
 
-    # The endpoint was asked after the check and its short answer (a 500 is retried once within the
-    # deadline), one log line says why.
-    assert 3 <= len(_chat_requests(fresh)) <= 4, [r.path for r in fresh.requests]
+    # The endpoint was asked after the check (a 500 is retried once within the deadline), one log line says why.
+    assert 2 <= len(_chat_requests(fresh)) <= 3, [r.path for r in fresh.requests]
     bot.wait_log(rf"LLM answer unavailable \({reason}.*using the extractive answer", timeout=10, since=log_from)
     assert bot.alive
     assert "Traceback" not in bot.log()[log_from:], bot.log_tail()
 
 
 def test_generation_works_again_after_failures(bot: BotUnderTest, fresh: FakeOpenAI) -> None:
-    fresh.script(YES, SHORT, Reply.text(GENERATED), YES)
+    fresh.script(YES, Reply.text(GENERATED), YES)
     embed = _ask(bot, "after-failure")["embeds"][0]
     assert embed["description"] == GENERATED
-    assert len(_chat_requests(fresh)) == 4  # the check, its short answer, the answer and its second reading
+    assert len(_chat_requests(fresh)) == 3  # the check, the answer and its second reading
 
 
 def test_a_no_from_the_check_declines_and_nothing_is_written(bot: BotUnderTest, fresh: FakeOpenAI) -> None:
@@ -221,15 +212,6 @@ def test_a_no_from_the_check_declines_and_nothing_is_written(bot: BotUnderTest, 
     embed = _ask(bot, "check-declined")["embeds"][0]
     assert "doesn't say" in embed["description"], embed["description"]
     assert [r.json["max_tokens"] for r in _chat_requests(fresh)] == [1]  # the check alone
-    assert bot.alive
-
-
-def test_a_made_up_figure_after_the_checks_yes_declines(bot: BotUnderTest, fresh: FakeOpenAI) -> None:
-    """The model says Yes, then answers with a number no excerpt states: the article doesn't say it."""
-    fresh.script(YES, Reply.text("1000 tokens"))
-    embed = _ask(bot, "made-up")["embeds"][0]
-    assert "doesn't say" in embed["description"], embed["description"]
-    assert [r.json["max_tokens"] for r in _chat_requests(fresh)] == [1, 24]  # nothing written
     assert bot.alive
 
 
@@ -246,11 +228,11 @@ def test_a_streamed_answer_is_shown_as_it_is_written(bot: BotUnderTest, fresh: F
         "Composer 2.5 scores 70.2% on SWE-bench Verified, and up to 75.6% [1]. "
         "On SWE-bench Multilingual it scores 73.7%, top of the industry [1]."
     )
-    fresh.script(YES, SHORT, Reply.text(long, chunk_size=8, chunk_delay=0.15))  # about 3 s of deltas
+    fresh.script(YES, Reply.text(long, chunk_size=8, chunk_delay=0.15))  # about 3 s of deltas
     interaction, _, _ = bot.ask(QUESTION, user=bot.user("stream-watcher"))
     final = bot.answer_edit(interaction)
 
-    assert _chat_requests(fresh)[2].json.get("stream") is True  # after the check and its short answer
+    assert _chat_requests(fresh)[1].json.get("stream") is True  # after the check
     edits = [r for r in bot.fake.interaction_responses(interaction) if r.method == "PATCH" and r.ok]
     assert edits[-1] is final, "a preview landed after the answer"
     previews = edits[:-1]

@@ -171,10 +171,7 @@ def test_a_generated_answer_streams_to_on_partial(engine) -> None:  # type: igno
         llm = LLMSettings(base_url=fake.base_url, model="fake-model", timeout=5, deadline=10)
         writer = Engine(engine.settings, embedder=engine.embedder, llm=llm)
         yes = Reply.text("Yes")  # the check before each answer, and each answer's second reading
-        short = Reply.text("70.2%")  # after the check's Yes, its answer in a few words
-        fake.script(
-            yes, short, Reply.text(text, chunk_size=4, chunk_delay=0.02), yes, yes, short, Reply.text(text), yes
-        )
+        fake.script(yes, Reply.text(text, chunk_size=4, chunk_delay=0.02), yes, yes, Reply.text(text), yes)
         partials: list[str] = []
         try:
             streamed = writer.ask(question, on_partial=partials.append)
@@ -185,11 +182,9 @@ def test_a_generated_answer_streams_to_on_partial(engine) -> None:  # type: igno
         requests = [r.json for r in fake.requests if r.method == "POST"]
     assert [(bool(r.get("stream")), r["max_tokens"]) for r in requests] == [
         (False, 1),
-        (False, 24),
         (True, 400),
         (False, 1),
         (False, 1),
-        (False, 24),
         (False, 400),
         (False, 1),
     ]
@@ -205,7 +200,7 @@ def test_the_model_is_told_what_a_follow_up_follows(engine) -> None:  # type: ig
     with FakeOpenAI() as fake:
         llm = LLMSettings(base_url=fake.base_url, model="fake-model", timeout=5, deadline=10)
         writer = Engine(engine.settings, embedder=engine.embedder, llm=llm)
-        fake.script(*[Reply.text("Arvid Lunnemark [1].")] * 12)
+        fake.script(*[Reply.text("Arvid Lunnemark [1].")] * 9)
         try:
             writer.ask("他挖走了谁？", context="马斯克为什么给 Cursor 站台？")
             writer.ask("详细说说", context="马斯克为什么给 Cursor 站台？")
@@ -214,7 +209,7 @@ def test_the_model_is_told_what_a_follow_up_follows(engine) -> None:  # type: ig
             assert writer.generator is not None
             writer.generator.close()
         posts = [r.json for r in fake.requests if r.method == "POST"]
-    prompts = [r["messages"][-1]["content"] for r in posts if r["max_tokens"] > 24]  # the answers' requests
+    prompts = [r["messages"][-1]["content"] for r in posts if r["max_tokens"] > 1]  # not the one-token readings
     asked = "他挖走了谁？\n(a follow-up to: 马斯克为什么给 Cursor 站台？)"
     assert asked in posts[0]["messages"][-1]["content"] and asked in prompts[0]  # the check reads it so too
     assert "详细说说\n(a follow-up to: 马斯克为什么给 Cursor 站台？)" in prompts[1]
@@ -250,29 +245,8 @@ def test_the_models_check_declines_before_anything_is_written(engine) -> None:  
     assert "check" in declined.timings_ms and declined.answer.strip()
     assert kept.answer == extractive.answer and not kept.abstained
     assert not unchecked.abstained and "check" not in unchecked.timings_ms
-    # the declined question's check; the kept one's, and its answer in a few words ("Yes": nothing made up)
-    assert [r["max_tokens"] for r in posts] == [1, 1, 24]
+    assert [r["max_tokens"] for r in posts] == [1, 1]  # the declined question's check, the kept one's
     assert "Does the passage answer this question?" in posts[0]["messages"][-1]["content"]
-
-
-def test_a_figure_the_excerpts_lack_in_the_models_short_answer_declines(engine) -> None:  # type: ignore[no-untyped-def]
-    """After the check's Yes the model answers in a few words; a number no excerpt states declines
-    the question (the gates would answer it), one they state keeps the answer."""
-    from index.generate.settings import LLMSettings
-    from tests.fakeopenai import FakeOpenAI, Reply
-
-    question = "What is Composer 2.5's SWE-bench Verified score?"
-    with FakeOpenAI() as fake:
-        llm = LLMSettings(base_url=fake.base_url, model="fake-model", timeout=5, deadline=10, write=False)
-        checker = Engine(engine.settings, embedder=engine.embedder, llm=llm)
-        try:
-            fake.script(Reply.text("Yes"), Reply.text("81.3%"), Reply.text("Yes"), Reply.text("70.2%"))
-            made_up, stated = checker.ask(question), checker.ask(question)
-        finally:
-            assert checker.generator is not None
-            checker.generator.close()
-    assert made_up.abstained and made_up.kind == "abstained"
-    assert not stated.abstained and "70.2%" in stated.answer
 
 
 def test_a_conversation_is_its_earlier_questions_oldest_first(engine) -> None:  # type: ignore[no-untyped-def]
