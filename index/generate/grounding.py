@@ -11,7 +11,8 @@ What a small model gets wrong is checked one way each:
   lexicon's English for one of its words (马斯克 → Elon Musk): "Python and JavaScript" is refused;
 - every sentence must be supported by one cited sentence: enough of its content words occur in it,
   as they are (a name, a number) or through the glossary either way (English stem → Chinese words,
-  Chinese word → English). "Composer 2.5 is 25 times larger" has no sentence saying "larger".
+  Chinese word → English). "Composer 2.5 is 25 times larger" has no sentence saying "larger". A
+  sentence whose quantities the checks above verified needs fewer of its words held (ANCHORED_SUPPORT).
 
 Pure; ``Grounding`` holds the lexicon and glossary of one index version.
 """
@@ -43,6 +44,9 @@ if TYPE_CHECKING:
 # an answer's clauses for a number's scope: a colon binds what it names to the value after it
 # ("CursorBench v3.1: 63.2%"), where a source's colon ends a lead-in
 MIN_SUPPORT = 0.6  # share of a sentence's content words one cited sentence must hold
+# ... when the sentence states a quantity the checks verified (value, bound, placement): it is anchored
+# to its source's claim, and an English paraphrase around a figure meets the dictionary in few words
+ANCHORED_SUPPORT = 0.3
 _HAN = re.compile(r"[\u3400-\u9fff]+")
 _NEGATED = re.compile(r"n?['’]t\b")
 # What an answer says about answering, not about the subject: "the article says", "according to".
@@ -278,7 +282,8 @@ class Grounding:
                 found.append(Problem("name", name))
         for sentence in sentences(answer):
             own = [cited[n] for n in cited_numbers(sentence) if n in cited] or everything
-            if self.support(sentence, own) < MIN_SUPPORT:  # its numbers are still read: a reading may accept it
+            needed = ANCHORED_SUPPORT if _anchored(sentence, own) else MIN_SUPPORT
+            if self.support(sentence, own) < needed:  # its numbers are still read: a reading may accept it
                 found.append(Problem("sentence", unmarked(sentence).strip()[:80]))
             found += [Problem("number", f"{text} (said of something else)") for text in misplaced(self, sentence, own)]
         return found
@@ -299,6 +304,20 @@ class Grounding:
                 break
             shown.append(sentence)
         return " ".join(shown)
+
+
+def _anchored(sentence: str, sources: Sequence[str]) -> bool:
+    """``sentence`` states a quantity to check (no spelled word such as "first", no version), and
+    ``sources`` state or work out each of its quantities."""
+    stated = [
+        m
+        for m in stated_numbers(unmarked(sentence), sources)
+        if m.quantity.text not in _ARTICLE_NUMERALS and not m.quantity.spelled
+    ]
+    known = [k for source in sources for k in stated_numbers(source)]
+    counts = frozenset().union(*(item_counts(source) for source in sources))
+    numerals = frozenset().union(*(lone_numerals(source) for source in sources))
+    return bool(stated) and all(matches(m, known) or worked_out(m, known, counts, numerals) for m in stated)
 
 
 def _stop(word: str) -> bool:
@@ -364,6 +383,7 @@ def ungrounded_claims(stored: StoredIndex, result) -> list[str]:  # type: ignore
 
 
 __all__ = [
+    "ANCHORED_SUPPORT",
     "MIN_SUPPORT",
     "Grounding",
     "PassageVerifier",

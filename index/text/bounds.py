@@ -26,8 +26,7 @@ COMPARISONS = frozenset({"less", "more"})  # a claim about a value: "under 65%",
 _BEFORE: dict[Qualifier, tuple[str, ...]] = {
     "upper": (
         "up to", "at most", "at best", "as high as", "as much as", "as many as", "a maximum of", "maximum of",
-        "maximum", "max", "a high of", "a peak of", "peak of", "peaking at", "peaked at", "peaks at", "highest",
-        "topping out at", "topped out at", "a ceiling of", "ceiling of",
+        "maximum", "max", "a high of", "a peak of", "peak of", "highest", "a ceiling of", "ceiling of",
         "最高达", "最高", "最多", "至多", "高达", "最好", "峰值", "可达", "可以达到", "可达到", "能达到", "能到",
     ),
     "lower": ("at least", "at minimum", "a minimum of", "minimum", "至少", "最低", "最少"),
@@ -44,6 +43,15 @@ _BEFORE: dict[Qualifier, tuple[str, ...]] = {
         "约为", "约合", "约有", "约是", "约", "大约为", "大约是", "大约", "大概", "将近", "接近", "近", "差不多",
     ),
 }  # fmt: skip
+# a verb that says its number is the maximum, in every tense
+_VERB_FORMS = (
+    ("peaks", "peaked", "peaking"),
+    ("tops out", "topped out", "topping out"),
+    ("maxes out", "maxed out", "maxing out"),
+)
+_BEFORE["upper"] += tuple(f"{form} at" for forms in _VERB_FORMS for form in forms)
+# a copula between a bound word and its number: 峰值为 64.8%, 最高是 75.6%, 最多达到 3 倍
+_COPULAS = ("达到", "为", "是", "达", "在")
 _AFTER: dict[Qualifier, tuple[str, ...]] = {
     "upper": ("at best", "at its best", "at most", "at the most", "at peak", "at its peak", "max"),
     "lower": ("at least", "at minimum"),
@@ -92,6 +100,11 @@ def _phrases(table: dict[Qualifier, tuple[str, ...]]) -> list[tuple[str, Qualifi
 
 
 _BEFORE_PHRASES = _phrases(_BEFORE)
+# a Chinese bound word with a copula, read only right before its number
+_COPULA_PHRASES = sorted(
+    ((p + c, q) for p, q in _BEFORE_PHRASES if not p[0].isascii() for c in _COPULAS if not p.endswith(c)),
+    key=lambda pair: -len(pair[0]),
+)
 _AFTER_PHRASES = _phrases(_AFTER)
 
 
@@ -113,10 +126,11 @@ def _before(text: str, end: int) -> list[tuple[Qualifier, int]]:
     while True:
         end = _skip_space(text, end, -1)
         head = text[max(0, end - 24) : end].lower()
+        phrases = _BEFORE_PHRASES if found else _COPULA_PHRASES + _BEFORE_PHRASES
         match = next(
             (
                 (phrase, q)
-                for phrase, q in _BEFORE_PHRASES
+                for phrase, q in phrases
                 if head.endswith(phrase) and (not phrase[0].isalpha() or _word_edge(text, end - len(phrase) - 1))
             ),
             None,

@@ -57,21 +57,26 @@ MODEL_ID = "有开发者在 API 里直接看到了模型 ID：accounts/anysphere
 # model's second reading (tests/index/generate/test_judge_llm.py), not these checks. blind13 (first run
 # 0.92 / 33 wrong of 50, a number given to another thing its source names; both halves read): 30 wrong;
 # since a table's number is said of its column's heading (2026-12-06): blind12 21 → 20, blind13 30 → 27.
+# A sentence whose quantities the checks verify needs 0.3 of its words held, not 0.6 (2026-12-07): right
+# accepted +79 over the sets above, wrong +1 (blind13). blind17 (2026-12-07, first run on that code; its
+# 40 wrong answers half in a quantity, half in meaning with the source's numbers): 72 of 80, 16 wrong,
+# none of them wrong in a quantity (65 of 80 on the code before).
 VERIFIER_SETS = {
-    "verifier_dev.jsonl": (0.93, 0),
-    "verifier_holdout.jsonl": (0.93, 0),
-    "verifier_blind2.jsonl": (0.84, 1),
-    "verifier_blind3.jsonl": (0.90, 1),
-    "verifier_blind4.jsonl": (0.76, 1),
-    "verifier_blind5.jsonl": (0.90, 2),
-    "verifier_blind6.jsonl": (0.85, 10),
-    "verifier_blind7.jsonl": (0.85, 4),
-    "verifier_blind8.jsonl": (0.74, 6),
-    "verifier_blind9.jsonl": (0.80, 4),
-    "verifier_blind10.jsonl": (0.72, 18),
-    "verifier_blind11.jsonl": (0.78, 17),
-    "verifier_blind12.jsonl": (0.84, 21),
-    "verifier_blind13.jsonl": (0.90, 28),
+    "verifier_dev.jsonl": (0.97, 0),
+    "verifier_holdout.jsonl": (0.98, 0),
+    "verifier_blind2.jsonl": (0.92, 1),
+    "verifier_blind3.jsonl": (0.95, 1),
+    "verifier_blind4.jsonl": (0.90, 2),
+    "verifier_blind5.jsonl": (0.92, 3),
+    "verifier_blind6.jsonl": (0.93, 10),
+    "verifier_blind7.jsonl": (0.90, 4),
+    "verifier_blind8.jsonl": (0.86, 6),
+    "verifier_blind9.jsonl": (0.87, 4),
+    "verifier_blind10.jsonl": (0.78, 18),
+    "verifier_blind11.jsonl": (0.82, 17),
+    "verifier_blind12.jsonl": (0.90, 21),
+    "verifier_blind13.jsonl": (0.96, 29),
+    "verifier_blind17.jsonl": (0.88, 17),
 }
 
 
@@ -112,6 +117,16 @@ def grounding(engine) -> Grounding:  # type: ignore[no-untyped-def]
             ),
         ),
         ("Composer 2.5 scored 70.2% on SWE-bench Verified, up to 75.6% at best [1].", TABLE, None),
+        ("它在 SWE-bench Verified 上 70.2%，峰值为 75.6%[1]。", TABLE, None),  # a copula after the bound
+        ("它在 SWE-bench Verified 上 75.6%，峰值为 70.2%[1]。", TABLE, "number not in the cited passages: 75.6%"),
+        ("On SWE-bench Verified it tops out at 75.6% [1].", TABLE, None),
+        ("On SWE-bench Verified it tops out at 70.2% [1].", TABLE, "number not in the cited passages: 70.2%"),
+        # a verified quantity anchors a paraphrase the dictionary barely reaches; without one it is refused
+        ("Reportedly, Musk has first dibs should anyone buy Cursor, at a price tag of $60 billion [1].", BUYOUT, None),
+        ("Musk has first dibs should anyone buy Cursor, at a price tag of $6 billion [1].", BUYOUT, "number"),
+        ("Reportedly, Musk has first dibs should anyone buy Cursor [1].", BUYOUT, "sentence not in the cited passages"),
+        ("Training data got a twenty-five-fold boost, churned out by a beefier model [1].", DATA, None),
+        ("Training data got a boost, churned out by a beefier model [1].", DATA, "sentence not in the cited passages"),
         ("Composer 2.5 scored 70.2% on SWE-bench Verified, and at least 75.6% [1].", TABLE, "number not"),
         ("Composer 2.5 scored 70.2% on SWE-bench Multilingual [1].", TABLE, "number not in the cited passages: 70.2%"),
         ("SWE-bench Verified: 70.2%; SWE-bench Multilingual: 73.7% [1].", TABLE, None),
@@ -158,8 +173,9 @@ def test_right_answers_in_many_phrasings_pass_and_wrong_numbers_never(grounding:
 
 
 # verifier_blind16 (2026-12-07; quantities only, said in many ways, and answers wrong in one quantity):
-# its odd rows read first (first run: 37 of 38 right accepted, 0 of 22 wrong); the even rows' counts
-# were read once by a run over every set (38 of 42, 0 of 18), no row of them listed, and are not asserted
+# its odd rows read first (first run: 37 of 38 right accepted, 0 of 22 wrong; 38 once a verified
+# quantity anchors its sentence); the even rows' counts were read once by a run over every set (38 of
+# 42, 0 of 18), no row of them listed, and are not asserted
 def test_quantities_said_another_way_pass_and_wrong_quantities_never(grounding: Grounding) -> None:
     lines = (REPO / "tests" / "eval" / "verifier_blind16.jsonl").read_text(encoding="utf-8").splitlines()
     rows = [json.loads(line) for line in lines[0::2]]
@@ -167,7 +183,7 @@ def test_quantities_said_another_way_pass_and_wrong_quantities_never(grounding: 
     right = [problem is None for row, problem in verdicts if row["right"]]
     accepted_wrong = [row["id"] for row, problem in verdicts if not row["right"] and problem is None]
     assert len(right) == 38
-    assert sum(right) >= 36 and len(accepted_wrong) <= 1, (sum(right), accepted_wrong)
+    assert sum(right) >= 37 and len(accepted_wrong) <= 1, (sum(right), accepted_wrong)
 
 
 def test_a_code_glued_to_chinese_is_found(grounding: Grounding) -> None:

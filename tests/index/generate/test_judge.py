@@ -19,7 +19,8 @@ from tests.fakeopenai import FakeOpenAI, Reply
 from tests.index.support import passage
 
 SHIPPED = "5 月 18 日 Cursor 发布 Composer 2.5 时，官方博客又重复了一遍："
-REWORDED = "It shipped on the eighteenth of May [1]."  # right; its words are not the dictionary's
+# right; its words are not the dictionary's, and no quantity the checks verify anchors it
+REWORDED = "Cursor's blog restated it at the model's debut [1]."
 REVERSED = "Cursor 发布 Composer 2.5 时，官方博客没有再提这件事 [1]。"  # wrong in meaning only
 
 

@@ -50,6 +50,6 @@ def test_a_refused_answer_is_shown_once_its_citation_is_right(verifier: PassageV
 
 def test_only_an_answer_refused_for_its_grounding_is_reviewed(verifier: PassageVerifier) -> None:
     cut = GenerationFailure("length", "finish_reason=length")  # a reply cut short is never shown
-    reworded = "It shipped on the eighteenth of May [2]."
+    reworded = "Cursor's blog restated it at the model's debut [2]."
     assert verifier.wording_only(reworded, PASSAGES)
     assert reviewed(cut, reworded, PASSAGES, "en", "m", verifier, read=lambda text, cited: 5.0) == cut
