@@ -1,10 +1,12 @@
 """What is done with a finished answer before it is shown, after the checks of index/generate/verify.py:
-a sentence cited to the wrong passage is pointed at the given passage that states it, and the model
-reads the answer again beside its cited passages (index/generate/judge.py).
+a sentence cited to the wrong passage is pointed at the given passage that states it, an answer
+written without any marker is cited sentence by sentence to the given passages that state it, and the
+model reads the answer again beside its cited passages (index/generate/judge.py).
 
 A small model often cites the passage beside the one it took a number from ("73.7% [2]" where the
-table is [1]); the claim is grounded in what it was given, only its marker is wrong. Each sentence
-is re-pointed only when every check passes against the new passage, so nothing unchecked is shown.
+table is [1]), or forgets the markers altogether; the claim is grounded in what it was given, only its
+markers are wrong. Each sentence is pointed at a passage only when every check passes against that
+passage, so nothing unchecked is shown.
 """
 
 from __future__ import annotations
@@ -15,10 +17,12 @@ from collections.abc import Callable, Sequence
 from index.generate.cut import cited_numbers, sentences
 from index.generate.judge import accepted
 from index.generate.outcome import MAX_PASSAGES, GeneratedAnswer, GenerationFailure, Outcome, Verifier
-from index.generate.verify import verify
+from index.generate.verify import strip_reasoning, verify
 from index.models import Passage
 
 _MARKERS = re.compile(r"(\s*)\[\d+\](?:\s*\[\d+\])*")
+_END = re.compile(r"[.!?。！？…]*\s*$")
+_HAN = re.compile(r"[\u3400-\u9fff，。：；！？、」』）]$")
 # the reading of an answer (its text with markers, its cited passages' texts by number) → a score
 Reader = Callable[[str, dict[int, str]], float | None]
 
@@ -42,6 +46,26 @@ def recited(text: str, passages: Sequence[Passage], verifier: Verifier) -> str:
     return "".join(out) + text[at:]
 
 
+def cited_where_grounded(text: str, passages: Sequence[Passage], verifier: Verifier) -> str | None:
+    """``text``, written without markers, with each sentence cited to the first given passage that
+    grounds it (the marker before its final punctuation); None when a sentence has no such passage."""
+    count = min(len(passages), MAX_PASSAGES)
+    out, at = [], 0
+    for sentence in sentences(text):
+        start = text.index(sentence, at)
+        out.append(text[at:start])
+        at = start + len(sentence)
+        cut = _END.search(sentence).start()  # type: ignore[union-attr]  # it matches every string
+        body, tail = sentence[:cut], sentence[cut:]
+        space = "" if _HAN.search(body) else " "
+        candidates = (f"{body}{space}[{n}]{tail}" for n in range(1, count + 1))
+        grounded = next((c for c in candidates if verifier.problem(c, passages) is None), None)
+        if grounded is None:
+            return None
+        out.append(grounded)
+    return "".join(out) + text[at:]
+
+
 def reviewed(
     outcome: Outcome,
     raw: str,
@@ -51,9 +75,14 @@ def reviewed(
     verifier: Verifier,
     read: Reader | None,
 ) -> Outcome:
-    """The outcome to show: an answer refused for its grounding re-cited where that grounds it, then
+    """The outcome to show: an answer refused for its grounding re-cited where that grounds it, one
+    without markers cited where each sentence is grounded, then
     read again (``read``: None without the reading); what the reading refuses is not shown, and an
     answer only the word check refused is shown when the reading supports it."""
+    if isinstance(outcome, GenerationFailure) and outcome.reason == "uncited":
+        cited = cited_where_grounded(strip_reasoning(raw).strip(), passages, verifier)
+        if cited is not None:
+            outcome = verify(cited, passages, language, model, check=verifier.problem)
     grounded = isinstance(outcome, GeneratedAnswer) and not outcome.abstained
     reworded: GeneratedAnswer | None = None  # refused by the word check alone: the reading may accept it
     if isinstance(outcome, GenerationFailure) and outcome.reason == "ungrounded":
@@ -74,4 +103,4 @@ def reviewed(
     return outcome if score is None else GenerationFailure("ungrounded", f"second reading: no ({score:+.2f})")
 
 
-__all__ = ["Reader", "recited", "reviewed"]
+__all__ = ["Reader", "cited_where_grounded", "recited", "reviewed"]

@@ -4,8 +4,9 @@ OpenAI-compatible server with scripted replies) on the other, both on 127.0.0.1.
 The module has its own bot, started with LLM_BASE_URL pointing at the fake's /v1 (the harness
 strips LLM_* from the inherited environment, so they are passed explicitly). Each test scripts the
 fake, asks with /ask and checks the answer edit, and what the fake received: a verified reply is
-shown with renumbered [n] markers and one citation field per marker; a failing endpoint or an
-uncited reply falls back to the extractive answer, and the bot carries on."""
+shown with renumbered [n] markers and one citation field per marker, a reply without markers cited to
+the passages that state it; a failing endpoint or an uncited reply no passage grounds falls back to the
+extractive answer, and the bot carries on."""
 
 from __future__ import annotations
 
@@ -145,6 +146,14 @@ def test_a_cited_reply_is_the_answer_with_its_citation(bot: BotUnderTest, fresh:
     assert API_KEY not in bot.log()
 
 
+def test_a_reply_without_markers_is_cited_to_the_passage_that_states_it(bot: BotUnderTest, fresh: FakeOpenAI) -> None:
+    fresh.script(YES, Reply.text(GENERATED.replace(" [1]", "")), YES)
+    embed = _ask(bot, "llm-uncited")["embeds"][0]
+    assert embed["description"] == GENERATED
+    _assert_cites(_field(embed, 1), _passages(_chat_requests(fresh)[1])[1])
+    assert len(fresh.requests) == 3  # the check, the answer, its second reading
+
+
 def test_markers_are_renumbered_in_order_of_appearance(bot: BotUnderTest, fresh: FakeOpenAI) -> None:
     """The model cites passages 2 and 1 (in that order): the user sees [1] and [2], and each field
     quotes the passage its marker stood for in the prompt. (Each sentence is one its passage
@@ -175,7 +184,8 @@ def test_markers_are_renumbered_in_order_of_appearance(bot: BotUnderTest, fresh:
     ("replies", "reason"),
     [
         pytest.param((YES, Reply.error(500)), r"http_status: HTTP 500", id="http-500"),
-        pytest.param((YES, Reply.text("Composer 2.5 scores 70.2% on SWE-bench Verified.")), r"uncited: ", id="uncited"),
+        # no marker, and no passage states it: nothing to cite it to
+        pytest.param((YES, Reply.text("Composer 2.5 scores 80.2% on SWE-bench Verified.")), r"uncited: ", id="uncited"),
         pytest.param((YES, Reply.text(GENERATED), Reply.text("No")), r"ungrounded: second reading", id="read-again"),
     ],
 )
