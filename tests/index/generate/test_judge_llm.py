@@ -18,22 +18,23 @@ from index.generate.verify import verify
 from tests.index.support import REPO, passage
 
 MODEL = REPO / "var" / "models" / "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
-# set → (right accepted, wrong accepted at most) with the reading, as measured (2026-12-06); blind14 and
-# blind15 are read a half at a time, by hand: their other halves stay unread
+# set → (right accepted, wrong accepted at most) with the reading, as measured (2026-12-07, after a
+# verified quantity anchors its sentence); blind14 and blind15 are read a half at a time, by hand
 FLOORS: dict[str, tuple[float, int]] = {
     "verifier_blind10.jsonl": (0.88, 14),
     "verifier_blind11.jsonl": (0.91, 15),
     "verifier_blind12.jsonl": (0.90, 20),
     "verifier_blind13.jsonl": (0.94, 28),
-    "verifier_blind2.jsonl": (0.94, 3),
+    "verifier_blind17.jsonl": (0.92, 11),
+    "verifier_blind2.jsonl": (0.95, 1),
     "verifier_blind3.jsonl": (0.95, 1),
-    "verifier_blind4.jsonl": (0.85, 3),
-    "verifier_blind5.jsonl": (0.93, 3),
-    "verifier_blind6.jsonl": (0.94, 4),
+    "verifier_blind4.jsonl": (0.86, 2),
+    "verifier_blind5.jsonl": (0.94, 3),
+    "verifier_blind6.jsonl": (0.96, 4),
     "verifier_blind7.jsonl": (0.96, 5),
-    "verifier_blind8.jsonl": (0.90, 7),
+    "verifier_blind8.jsonl": (0.91, 7),
     "verifier_blind9.jsonl": (0.94, 2),
-    "verifier_dev.jsonl": (0.90, 1),
+    "verifier_dev.jsonl": (0.94, 1),
     "verifier_holdout.jsonl": (0.96, 1),
 }
 
