@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from index.answer.passages import cited_first
 from index.build.store import StoredIndex
-from index.models import AskResult
+from index.models import AskResult, Passage
 
 if TYPE_CHECKING:
     from index.answer.understand import Query
@@ -42,11 +42,15 @@ def generated(
     verifier = verifier_of(stored)
     if generator.settings.passages < len(result.passages):  # the model reads the cited ones first
         result.passages = cited_first(result.passages, stored, result.citations)
+    english = passage_english(stored, result.passages) if result.language != "zh" else None
     if on_partial is None:
-        outcome = generator.generate(question, result.passages, result.language, verifier, spent)
+        outcome = generator.generate(question, result.passages, result.language, verifier, spent, english)
     else:
         outcome = None
-        for event in generator.stream(question, result.passages, result.language, verifier=verifier, spent=spent):
+        events = generator.stream(
+            question, result.passages, result.language, verifier=verifier, spent=spent, english=english
+        )
+        for event in events:
             if isinstance(event, Partial):
                 try:
                     on_partial(event.text)
@@ -59,6 +63,20 @@ def generated(
     result.translated = result.translated and result.generation != "shown"  # the model wrote it
     result.timings_ms["generate"] = round((time.perf_counter() - started) * 1000, 2)
     return result
+
+
+def passage_english(stored: StoredIndex, passages: Sequence[Passage]) -> dict[str, str]:
+    """The verified English of each of ``passages``, by chunk id: its sentences' renderings in order,
+    where every sentence of it has one (a gloss would read as the article's English)."""
+    if stored.glosses is None or stored.rendered is None:
+        return {}
+    found = {}
+    for passage in passages:
+        position = stored.chunk_positions.get(passage.chunk_id)
+        own = stored.sentences_of(position) if position is not None else range(0)
+        if own and all(stored.rendered[s] for s in own):
+            found[passage.chunk_id] = " ".join(stored.glosses[s] for s in own)
+    return found
 
 
 def model_question(result: AskResult, query: Query) -> str:

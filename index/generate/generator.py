@@ -19,7 +19,7 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -241,6 +241,7 @@ class Generator:
         interval: float,
         verifier: Verifier | None = None,
         spent: float = 0.0,
+        english: Mapping[str, str] | None = None,
     ) -> Iterator[StreamEvent]:
         """Runs ``_produce`` in a worker thread so the deadline holds even while a read blocks
         (a server trickling keep-alives never trips a per-read timeout)."""
@@ -250,7 +251,7 @@ class Generator:
             yield Done(self._report(self._deadline_failure(), started))
             return
         passages = passages[: self.settings.passages]
-        messages = build_messages(question, passages, language)
+        messages = build_messages(question, passages, language, english)
         events: queue.Queue[_Event | None] = queue.Queue()
         cancelled = threading.Event()
 
@@ -318,12 +319,13 @@ class Generator:
         language: str,
         verifier: Verifier | None = None,
         spent: float = 0.0,
+        english: Mapping[str, str] | None = None,
     ) -> Outcome:
         """One verified answer or a failure, within the deadline less the ``spent`` seconds (the
         check's). Never raises for endpoint trouble. The model sees the first ``settings.passages``
-        passages; [n] numbers positions in them."""
+        passages (and ``english``: their verified English by chunk id); [n] numbers positions in them."""
         outcome: Outcome = GenerationFailure("error", "no outcome")
-        for event in self._run(question, passages, language, False, 0.0, verifier, spent):
+        for event in self._run(question, passages, language, False, 0.0, verifier, spent, english):
             if isinstance(event, Done):
                 outcome = event.outcome
         return outcome
@@ -336,8 +338,9 @@ class Generator:
         interval: float = STREAM_INTERVAL,
         verifier: Verifier | None = None,
         spent: float = 0.0,
+        english: Mapping[str, str] | None = None,
     ) -> Iterator[StreamEvent]:
         """Partial texts as the answer streams in (at most one per ``interval`` seconds), then Done,
         within the deadline less ``spent``. With a ``verifier`` a partial text holds only the
         sentences it lets stay."""
-        return self._run(question, passages, language, True, interval, verifier, spent)
+        return self._run(question, passages, language, True, interval, verifier, spent, english)
