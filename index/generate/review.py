@@ -27,43 +27,47 @@ _HAN = re.compile(r"[\u3400-\u9fff，。：；！？、」』）]$")
 Reader = Callable[[str, dict[int, str]], float | None]
 
 
+def _per_sentence(text: str, change: Callable[[str], str | None]) -> str | None:
+    """``text`` with each sentence replaced by ``change`` of it, the space between them kept; None
+    when ``change`` gives None for one."""
+    out, at = [], 0
+    for sentence in sentences(text):
+        start = text.index(sentence, at)
+        changed = change(sentence)
+        if changed is None:
+            return None
+        out += [text[at:start], changed]
+        at = start + len(sentence)
+    return "".join(out) + text[at:]
+
+
 def recited(text: str, passages: Sequence[Passage], verifier: Verifier) -> str:
     """``text`` with each sentence its cited passages don't ground cited instead to the one given
     passage that grounds it, where there is one; other sentences as they are."""
     count = min(len(passages), MAX_PASSAGES)
-    out, at = [], 0
-    for sentence in sentences(text):
-        start = text.index(sentence, at)
-        out.append(text[at:start])
-        at = start + len(sentence)
-        if cited_numbers(sentence) and verifier.problem(sentence, passages) is not None:
-            for n in range(1, count + 1):
-                candidate = _MARKERS.sub(rf"\g<1>[{n}]", sentence)
-                if candidate != sentence and verifier.problem(candidate, passages) is None:
-                    sentence = candidate
-                    break
-        out.append(sentence)
-    return "".join(out) + text[at:]
+
+    def fixed(sentence: str) -> str:
+        if not cited_numbers(sentence) or verifier.problem(sentence, passages) is None:
+            return sentence
+        candidates = (_MARKERS.sub(rf"\g<1>[{n}]", sentence) for n in range(1, count + 1))
+        return next((c for c in candidates if c != sentence and verifier.problem(c, passages) is None), sentence)
+
+    return _per_sentence(text, fixed) or text  # ``fixed`` keeps every sentence
 
 
 def cited_where_grounded(text: str, passages: Sequence[Passage], verifier: Verifier) -> str | None:
     """``text``, written without markers, with each sentence cited to the first given passage that
     grounds it (the marker before its final punctuation); None when a sentence has no such passage."""
     count = min(len(passages), MAX_PASSAGES)
-    out, at = [], 0
-    for sentence in sentences(text):
-        start = text.index(sentence, at)
-        out.append(text[at:start])
-        at = start + len(sentence)
+
+    def cited(sentence: str) -> str | None:
         cut = _END.search(sentence).start()  # type: ignore[union-attr]  # it matches every string
         body, tail = sentence[:cut], sentence[cut:]
         space = "" if _HAN.search(body) else " "
         candidates = (f"{body}{space}[{n}]{tail}" for n in range(1, count + 1))
-        grounded = next((c for c in candidates if verifier.problem(c, passages) is None), None)
-        if grounded is None:
-            return None
-        out.append(grounded)
-    return "".join(out) + text[at:]
+        return next((c for c in candidates if verifier.problem(c, passages) is None), None)
+
+    return _per_sentence(text, cited)
 
 
 def reviewed(
