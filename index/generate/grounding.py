@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -30,7 +30,7 @@ from index.english.dictionary import dictionary_entries, stem, tech_term_keys
 from index.generate.cut import cited_numbers, sentences, source_sentences, unmarked, written
 from index.generate.misplaced import misplaced
 from index.generate.placement import quantity_spans, spaced, stated_numbers
-from index.text.bounds import matches
+from index.text.bounds import Mention, matches
 from index.text.derived import item_counts, lone_numerals, worked_out
 from index.text.names import NAME_WORD
 from index.text.numbers import MONTHS, identifiers
@@ -268,14 +268,8 @@ class Grounding:
         everything = list(cited.values())
         found: list[Problem] = []
         plain = unmarked(answer)
-        known = [k for text in everything for k in stated_numbers(text)]
-        counts = frozenset().union(*(item_counts(text) for text in everything))
-        numerals = frozenset().union(*(lone_numerals(text) for text in everything))
-        for m in stated_numbers(plain, everything):
-            if m.quantity.text in _ARTICLE_NUMERALS or m.quantity.spelled:
-                continue  # 一个比喻 is "a metaphor", "first" a word as often: no number to check
-            if not matches(m, known) and not worked_out(m, known, counts, numerals):
-                found.append(Problem("number", m.quantity.text))
+        holds = _holds_in(everything)
+        found += [Problem("number", m.quantity.text) for m in _checked(plain, everything) if not holds(m)]
         found += [Problem("number", text) for text in unstated_relative_days(plain, everything)]
         for name in self.names(answer):
             if not self.name_supported(name, everything):
@@ -306,18 +300,26 @@ class Grounding:
         return " ".join(shown)
 
 
-def _anchored(sentence: str, sources: Sequence[str]) -> bool:
-    """``sentence`` states a quantity to check (no spelled word such as "first", no version), and
-    ``sources`` state or work out each of its quantities."""
-    stated = [
-        m
-        for m in stated_numbers(unmarked(sentence), sources)
-        if m.quantity.text not in _ARTICLE_NUMERALS and not m.quantity.spelled
+def _checked(text: str, sources: Sequence[str]) -> list[Mention]:
+    """The quantities of ``text`` (an answer or one of its sentences) to check against ``sources``: not
+    a version the sources write, not 一 as an article, not a spelled word ("first" is a word as often)."""
+    return [
+        m for m in stated_numbers(text, sources) if m.quantity.text not in _ARTICLE_NUMERALS and not m.quantity.spelled
     ]
+
+
+def _holds_in(sources: Sequence[str]) -> Callable[[Mention], bool]:
+    """Whether a quantity is one of ``sources``' own or worked out of theirs (a gap, a count)."""
     known = [k for source in sources for k in stated_numbers(source)]
     counts = frozenset().union(*(item_counts(source) for source in sources))
     numerals = frozenset().union(*(lone_numerals(source) for source in sources))
-    return bool(stated) and all(matches(m, known) or worked_out(m, known, counts, numerals) for m in stated)
+    return lambda m: matches(m, known) or worked_out(m, known, counts, numerals)
+
+
+def _anchored(sentence: str, sources: Sequence[str]) -> bool:
+    """``sentence`` states a quantity to check, and ``sources`` state or work out each of its quantities."""
+    quantities = _checked(unmarked(sentence), sources)
+    return bool(quantities) and all(map(_holds_in(sources), quantities))
 
 
 def _stop(word: str) -> bool:
