@@ -69,7 +69,7 @@ class SourceNumber:
     mention: Mention
     label: str  # the last word before it in its clause ("" if none)
     subject: str = ""  # its clause before it: what it is said of (自家额外训练+RL 占了 85%)
-    others: frozenset[str] = frozenset()  # names its sentence writes only in its other clauses (Kimi 打底，…)
+    others: frozenset[str] = frozenset()  # names its passage writes only in other clauses (Kimi 打底，…) or sentences
     in_table: bool = False  # said of its table column's heading; ``others`` are the other columns' names
 
 
@@ -77,7 +77,7 @@ def given_another(
     names: Sequence[str], before: Sequence[str], stated: Sequence[SourceNumber], says: Callable[[str], bool]
 ) -> bool:
     """An answer clause's number is said of another thing of its source sentence: the clause's
-    ``names`` hold one its sentence writes only in another clause, and the clause ``says`` nothing
+    ``names`` hold one its passage writes only in another clause or sentence, and the clause ``says`` nothing
     of what its own clause puts before it ("Kimi 打底，自家额外训练+RL 占了 85%": not Kimi's 85%). Of a
     table's number, only the names ``before`` it count: a column named after the number is what the
     row is compared with ("63.2%, Claude Opus 4.7 level"), the table says no more of it."""
@@ -100,6 +100,7 @@ def source_numbers(source: str) -> tuple[SourceNumber, ...]:
 def _source_numbers(source: str, terms: tuple[tuple[str, str], ...]) -> tuple[SourceNumber, ...]:
     found: list[SourceNumber] = []
     columns = _columns(source)
+    everywhere = frozenset(latin_names(source))
     for line in source.split("\n"):
         label = ""
         first = len(found)
@@ -107,8 +108,10 @@ def _source_numbers(source: str, terms: tuple[tuple[str, str], ...]) -> tuple[So
             # a table row's cells, a list's items and brackets speak of one thing; clauses may not
             parts = [sentence] if "\t" in sentence else _THING_BREAK.split(sentence)
             named = [frozenset(latin_names(part)) for part in parts]
+            # a name only another sentence writes is another thing too (3 月 27 日 is the report's, not Kimi's)
+            elsewhere = everywhere - frozenset().union(*named) if "\t" not in sentence else frozenset()
             for part, names in zip(parts, named, strict=True):
-                others = frozenset().union(*named) - names
+                others = (frozenset().union(*named) - names) | elsewhere
                 for clause in CLAUSE_BREAK.split(part):
                     label = _numbers(clause, label, others, found)
         if line in columns:

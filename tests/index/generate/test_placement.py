@@ -51,7 +51,19 @@ def test_a_table_number_is_said_of_its_columns_heading() -> None:
 def test_a_table_without_a_header_row_is_read_row_by_row() -> None:
     rows = TABLE.split("\n", 1)[1]
     assert all(not n.others for n in source_numbers(rows))  # no heading says whose its numbers are
-    assert source_numbers(rows + "\n\n" + "价格上，Composer 2.5 每百万 token 输入 15 美元。")[-1].others == frozenset()
+    price = source_numbers(rows + "\n\n" + "价格上，Composer 2.5 每百万 token 输入 15 美元。")[-1]
+    assert not price.in_table and price.others == {"cursorbench", "v3.1", "swe", "verified", "claude", "opus"}
+
+
+def test_a_name_only_another_sentence_of_the_passage_writes_is_another_thing() -> None:
+    """3 月 27 日 is the report's: Kimi, named only in the quote after it, is no subject of that date."""
+    passage = (
+        "Cursor 在 2026 年 3 月 27 日发布的技术报告中写得明明白白：\n『We trained on an open base model, Kimi K2.5.』"
+    )
+    (date,) = source_numbers(passage)
+    assert date.subject.startswith("Cursor") and date.others == {"kimi", "k2.5"}
+    assert given_another(["kimi", "k2.5"], [], [date], lambda subject: False)
+    assert not given_another(["cursor"], [], [date], lambda subject: True)  # the report's date, said of it
 
 
 def test_a_blank_line_between_rows_keeps_the_table_and_text_ends_it() -> None:
