@@ -27,6 +27,15 @@ class Reader(Protocol):
 _ANSWER_CLAUSE_BREAK = re.compile(r"[,;，；、\n]|\s(?:and|while|whereas|but)\s|\s*[（(]")
 
 
+def _clauses(text: str) -> list[tuple[int, str]]:
+    """The clauses of an answer sentence, each with where it starts."""
+    found, start = [], 0
+    for cut in _ANSWER_CLAUSE_BREAK.finditer(text):
+        found.append((start, text[start : cut.start()]))
+        start = cut.end()
+    return [*found, (start, text[start:])]
+
+
 def misplaced(grounding: Reader, sentence: str, sources: Sequence[str]) -> list[str]:
     """The quantities of ``sentence`` said of another thing than their own: written beside the label
     of another number and not beside their own ("input $2.50" when the source has 输入 15 美元、输出
@@ -34,8 +43,12 @@ def misplaced(grounding: Reader, sentence: str, sources: Sequence[str]) -> list[
     sentence gives another clause (given_another)."""
     known = [n for source in sources for n in source_numbers(source)]
     wrong = []
-    single = len([m for m in stated_numbers(unmarked(sentence), sources) if not m.quantity.per]) == 1
-    for clause in _ANSWER_CLAUSE_BREAK.split(unmarked(sentence)):
+    whole = unmarked(sentence)
+    stated = stated_numbers(whole, sources)
+    single = len([m for m in stated if not m.quantity.per]) == 1
+    clauses = _clauses(whole)
+    numbered = [any(start < m.quantity.end <= start + len(c) for m in stated) for start, c in clauses]
+    for at, (offset, clause) in enumerate(clauses):
         names = latin_names(clause)
         words = grounding.content_words(clause) + names  # a label is often a name: "v3.1"
         everywhere = grounding.content_words(sentence) + latin_names(sentence) if single or not words else []
@@ -52,9 +65,12 @@ def misplaced(grounding: Reader, sentence: str, sources: Sequence[str]) -> list[
             others = [n.label for n in known if id(n.mention) not in said and comparable_kind(m, n.mention)]
             if not own:
                 continue  # not stated at all (the number check says so), or stated with no label
-            # its clause's words, else the sentence's when the clause has none ("…, with a maximum
-            # of 75.6%") or the sentence no other number ("On SWE-bench Verified, it scores 73.7%")
-            for scope in (words, everywhere):
+            # its clause's words, then those of the clauses since the last with a number ("On
+            # SWE-bench Verified, Composer 2.5 posted 73.7%"), else the sentence's when the clause has
+            # none ("…, with a maximum of 75.6%") or the sentence no other number
+            first = next((j + 1 for j in range(at - 1, -1, -1) if numbered[j]), 0)
+            since = whole[clauses[first][0] : offset + m.quantity.end]
+            for scope in (words, grounding.content_words(since) + latin_names(since), everywhere):
                 if any(grounding.says(scope, label) for label in own):
                     break
                 if any(grounding.says(scope, label) for label in others if label):

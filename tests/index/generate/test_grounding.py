@@ -24,6 +24,7 @@ RUMOUR = (
 )
 
 STAGE = "阶段二：大规模强化学习（RL）\n\n这是 Cursor 真正下功夫的地方。他们做了三件事："
+REPORT = "Cursor 在 2026 年 3 月 27 日发布的技术报告中写得明明白白：\n『On training Composer 2 on Kimi K2.5.』"
 RELEASE = "5 月 18 日 Cursor 发布 Composer 2.5 时，官方博客又重复了一遍。"
 TABLE = (
     "基准测试\tComposer 2.5\t对比\nSWE-bench Verified\t70.2%（最高 75.6%）\t显著提升\n"
@@ -143,6 +144,25 @@ def grounding(engine) -> Grounding:  # type: ignore[no-untyped-def]
         ("输入价比输出价贵 12.5 美元 [1]。", PRICE, None),
         ("Of its two benchmarks, SWE-bench Multilingual scores higher, at 73.7% [1].", TABLE, None),
         ("Of its three benchmarks, SWE-bench Multilingual scores higher, at 73.7% [1].", TABLE, "number not"),
+        # a label fronted in a clause of its own is the number's ("On X, it scored N"); a name the passage
+        # writes only in another sentence is another thing (the report's date, not the base model's)
+        (
+            "On SWE-bench Verified, Composer 2.5 posted 73.7%, while CursorBench v3.1 came in at 63.2% [1].",
+            SCORES,
+            "number",
+        ),
+        (
+            "On SWE-bench Multilingual, Composer 2.5 posted 73.7%, while CursorBench v3.1 came in at 63.2% [1].",
+            SCORES,
+            None,
+        ),
+        (
+            "It scores 63.2% (max 64.8%) on CursorBench v3.1 and 70.2% (max 75.6%) on SWE-bench Verified [1].",
+            SCORES,
+            None,
+        ),
+        ("Kimi K2.5 came out on March 27, 2026 [1].", REPORT, "number not in the cited passages: March 27"),
+        ("Cursor's Composer 2 report was posted on March 27, 2026 [1].", REPORT, None),
         ("Cursor used the model kimi-k2p5-rl-0713-s515-fast [1].", MODEL_ID, "name not in the cited passages: 0713"),
         ("Yes, the rumour is true: Composer 2 is built on Moonshot's Kimi K2.5 [1].", RUMOUR, None),
         ("The rumour came from Moonshot's founder Yang Zhilin [1].", RUMOUR, "name not in the cited passages: Yang"),
