@@ -69,12 +69,12 @@ _SUPERLATIVE = re.compile(
 # "63.2–64.8%", "between 63.2% and 64.8%", "from 1 to 2", "63.2% 到 64.8%": both ends of one range
 _RANGE_JOIN = re.compile(r"\s*(?:-|–|—|~|～|to|and|至|到)\s*", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"[,;:，；：、。.!?！？]\s*$")
-# an upper bound said once for its clause, before it: "At best, Composer 2.5 hits 75.6%" ("At least,"
-# opening a clause is as often "anyway")
+# an upper bound said once for its clause, before it: "At best, Composer 2.5 hits 75.6%", "At best it
+# hits 75.6%" ("At least," opening a clause is as often "anyway")
 _OPENING = re.compile(
     r"(?:^|(?<=[;；.!?。！？]))\s*[\"'“‘(]?(?P<phrase>"
     + "|".join(re.escape(p) for p in _AFTER["upper"] if " " in p)
-    + r")\s*,",
+    + r")(?:\s*,|\s+(?=[a-z]))",
     re.IGNORECASE,
 )
 _CLAUSE_STOP = re.compile(r"[;；.!?。！？](?:\s|$)")

@@ -121,6 +121,8 @@ def grounding(engine) -> Grounding:  # type: ignore[no-untyped-def]
         ("它在 SWE-bench Verified 上 70.2%，峰值为 75.6%[1]。", TABLE, None),  # a copula after the bound
         ("它在 SWE-bench Verified 上 75.6%，峰值为 70.2%[1]。", TABLE, "number not in the cited passages: 75.6%"),
         ("On SWE-bench Verified it tops out at 75.6% [1].", TABLE, None),
+        ("At best it reaches 64.8% on CursorBench v3.1 [1].", SCORES, None),  # an opening bound, no comma
+        ("At best it reaches 63.2% on CursorBench v3.1 [1].", SCORES, "number not in the cited passages: 63.2%"),
         ("On SWE-bench Verified it tops out at 70.2% [1].", TABLE, "number not in the cited passages: 70.2%"),
         # a verified quantity anchors a paraphrase the dictionary barely reaches; without one it is refused
         ("Reportedly, Musk has first dibs should anyone buy Cursor, at a price tag of $60 billion [1].", BUYOUT, None),
