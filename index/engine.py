@@ -20,7 +20,7 @@ import numpy as np
 
 from index.answer import about
 from index.answer.candidates import PASSAGES, candidates
-from index.answer.compose import choose, compose, nearest_sections, whole_list, widen, with_heading
+from index.answer.compose import choose, compose, in_asker_language, nearest_sections, whole_list, widen, with_heading
 from index.answer.decide import retrieval_evidence
 from index.answer.decline import decline_text, unmentioned
 from index.answer.english_line import lexicon_of, translated_line
@@ -218,6 +218,7 @@ class Engine:
                 if examined.item is None and asks_for_list(examined):
                     chosen = whole_list(stored, chosen)
                 chosen = with_heading(stored, widen(stored, chosen) if query.more else chosen)
+                chosen = in_asker_language(stored, chosen, query.language)
                 result.answer, result.citations = compose(stored, chosen, query.language, query.asked)
                 result.translated = query.language != "zh" and translated_line(stored, chosen) is not None
                 result.passages = cited_first(result.passages, stored, result.citations)

@@ -23,11 +23,13 @@ from index.answer.units import (
     paragraph_after,
     paragraphs_of,
     render_sentence,
+    starts_paragraph,
     sub_section_items,
     table_rows,
 )
 from index.build.store import StoredIndex
 from index.models import Citation
+from index.text.language import detect_language
 
 MAX_ANSWER_CHARS = 400
 
@@ -56,6 +58,31 @@ def choose(
             if length(stored, together) <= MAX_ANSWER_CHARS:
                 chosen = together
     return sorted(chosen)
+
+
+def in_asker_language(
+    stored: StoredIndex, chosen: list[int], language: str, limit: int = MAX_ANSWER_CHARS
+) -> list[int]:
+    """A chosen sentence in another language than the asker's (an English quote for a Chinese asker)
+    comes with the paragraph after it in its passage when that one is in the asker's language: the
+    article's own rendering of the quote ("翻译：…"), which a reader of the answer may need."""
+    picked = set(chosen)
+    for sid in chosen:
+        own = stored.sentences_of(stored.sentences[sid].chunk)
+        following = sid + 1
+        if following in picked or following not in own or detect_language(_text(stored, sid)) == language:
+            continue
+        rendering = [following]
+        while rendering[-1] + 1 in own and not starts_paragraph(stored, rendering[-1] + 1):
+            rendering.append(rendering[-1] + 1)
+        said = all(detect_language(_text(stored, i)) == language and not is_heading(stored, i) for i in rendering)
+        if said and length(stored, [*picked, *rendering]) <= limit:
+            picked.update(rendering)
+    return sorted(picked)
+
+
+def _text(stored: StoredIndex, sid: int) -> str:
+    return stored.sentence_text(stored.sentences[sid])
 
 
 def whole_list(stored: StoredIndex, chosen: list[int], limit: int = MAX_ANSWER_CHARS) -> list[int]:

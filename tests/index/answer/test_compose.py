@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import re
 
-from index.answer.compose import MAX_ANSWER_CHARS, choose, compose, whole_list, widen, with_heading
+from index.answer.compose import (
+    MAX_ANSWER_CHARS,
+    choose,
+    compose,
+    in_asker_language,
+    whole_list,
+    widen,
+    with_heading,
+)
 from index.build.store import StoredIndex
 from tests.index.synthetic import DOCUMENT, STRUCTURED, build_stored, sentence_id
 
@@ -64,6 +72,19 @@ def test_a_list_question_in_a_titled_sub_section_gets_each_sibling_s_opening() -
     assert listed == ["阶段一：准备工作", "他们先买了种子。", "阶段二：种植", "然后在春天播种。"]
     inside = sentence_id(small, "苹果又甜又脆")
     assert whole_list(small, [inside]) == [inside]
+
+
+def test_a_quote_in_another_language_comes_with_the_articles_rendering_of_it() -> None:
+    """For a Chinese asker, an English quote comes with the Chinese paragraph after it (the article's
+    own translation, whole); an English asker reads the quote as it is."""
+    quoted = "\n二、论坛\n\n有个帖子标题很有意思：\n\n『Apples are fine, the price is not』\n\n"
+    quoted += "翻译：苹果没问题；价格有问题。\n\n另外一段。\n"
+    small = build_stored(DOCUMENT + quoted)
+    quote = sentence_id(small, "『Apples")
+    listed = [small.sentence_text(small.sentences[i]) for i in in_asker_language(small, [quote], "zh")]
+    assert listed == ["『Apples are fine, the price is not』", "翻译：苹果没问题；", "价格有问题。"]
+    assert in_asker_language(small, [quote], "en") == [quote]
+    assert in_asker_language(small, [quote], "zh", limit=20) == [quote]  # too long to fit
 
 
 def test_a_list_item_answers_alone(stored: StoredIndex) -> None:
