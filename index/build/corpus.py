@@ -56,12 +56,24 @@ def guess_language(text: str) -> str:
     return "zh" if cjk >= latin / 4 else "en"
 
 
+def title_from_name(stem: str) -> str:
+    """A file name as a title: its words apart, the first capitalised when the name is all lower case
+    ("fresno-_california" → "Fresno california"). A passage is embedded under its title, and e5 reads
+    "ctenophora" and "Ctenophora" as different words."""
+    words = [w for w in re.split(r"[-_\s]+", stem) if w]
+    if not words:
+        return stem
+    if stem.islower():
+        words[0] = words[0][:1].upper() + words[0][1:]
+    return " ".join(words)
+
+
 def default_meta(path: Path, text: str) -> DocumentMeta:
     """Metadata without a sidecar: the title from the first line only when it reads as one
     (chunking.title_line), else from the file name; the text is then all body."""
     return DocumentMeta(
         doc_id=slugify(path.stem),
-        title=title_line(text) or path.stem,
+        title=title_line(text) or title_from_name(path.stem),
         language=guess_language(text),
     )
 

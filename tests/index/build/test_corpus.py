@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from index.build.corpus import MAX_DOCUMENT_BYTES, CorpusError, load_corpus
+from index.build.corpus import MAX_DOCUMENT_BYTES, CorpusError, load_corpus, title_from_name
 from tests.index.support import ARTICLE, CORPUS, TITLE
 
 SHARED_ARTICLE = Path("/work/shared/source/article.txt")
@@ -67,7 +67,16 @@ def test_defaults_without_a_sidecar(tmp_path: Path) -> None:
 def test_a_first_line_that_does_not_read_as_a_title_stays_body(tmp_path: Path, text: str) -> None:
     _write(tmp_path, "Pasted_Text.txt", text)
     [doc] = load_corpus(tmp_path)
-    assert doc.meta.title == "Pasted_Text"
+    assert doc.meta.title == "Pasted Text"  # the file name's words
+
+
+@pytest.mark.parametrize(
+    ("stem", "title"),
+    [("ctenophora", "Ctenophora"), ("fresno-_california", "Fresno california"), ("Kimi-K2_report", "Kimi K2 report")],
+)
+def test_a_title_from_a_file_name_is_written_as_words(stem: str, title: str) -> None:
+    """Separators apart; an all-lower-case name's first letter capitalised, any other kept as written."""
+    assert title_from_name(stem) == title
 
 
 def test_sidecar_overrides_only_what_it_sets(tmp_path: Path) -> None:
