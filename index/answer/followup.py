@@ -20,9 +20,10 @@ _MORE = frozenset(
         "然后", "接着", "细说", "解释",
     )
 )  # fmt: skip
-# It goes on from the question before: an opening "and / what about / 那", or a closing 呢 ...
+# It goes on from the question before: an opening "and / what about / 那" (not the 那 of 那个), or a closing 呢 ...
 _GOES_ON = re.compile(
-    r"^\s*(?:(?:and|so|also|then|what about|how about)\b|那么?|还有|另外|然后)|呢\s*[?？!！。.]*\s*$", re.IGNORECASE
+    r"^\s*(?:(?:and|so|also|then|what about|how about)\b|那么?(?![个些种样])|还有|另外|然后)|呢\s*[?？!！。.]*\s*$",
+    re.IGNORECASE,
 )
 # ... or it names what was asked by a pronoun: then the earlier question is its subject
 _PRONOUN = re.compile(
@@ -67,6 +68,32 @@ def _is_name(token: str, question: str) -> bool:
         any(c.isupper() or c.isdigit() for c in m.group(0))
         for m in re.finditer(re.escape(token), question, re.IGNORECASE)
     )
+
+
+# 这个 / 那个 / 这些 / 那些 before a noun: "这个价格" (the one just asked of) or "论坛那个帖子" (one of the article's)
+_DETERMINERS = frozenset(("这个", "那个", "这些", "那些"))
+_DETERMINER = re.compile(r"(?:这个|那个|这些|那些)(?=[\u3400-\u9fff])")
+
+
+def points_by_determiner(question: str, tokens: list[str]) -> bool:
+    """The question leans on the one before only by a determiner before a noun, which may as well
+    point at a thing of the article: it has words of its own and no pronoun or opening that goes on."""
+    pointers = _PRONOUN.findall(question)
+    return (
+        bool(pointers)
+        and all(p in _DETERMINERS for p in pointers)
+        and bool(_DETERMINER.search(question))
+        and not _GOES_ON.search(question)
+        and len([t for t in tokens if len(t) > 1]) > _FEW_TOKENS
+    )
+
+
+def own_words_held(tokens: list[str], texts: list[str]) -> float:
+    """The share of a question's words (the determiners aside) that ``texts`` (an answer's cited
+    passages) hold."""
+    words = [t.lower() for t in tokens if len(t) > 1 and t not in _DETERMINERS]
+    held = " ".join(texts).lower()
+    return sum(w in held for w in words) / len(words) if words else 0.0
 
 
 def points_back(question: str) -> bool:

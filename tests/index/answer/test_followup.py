@@ -6,7 +6,14 @@ from __future__ import annotations
 import pytest
 
 from index.answer.compose import MAX_ANSWER_CHARS, widen
-from index.answer.followup import asks_only_for_more, leans_on_context, points_back, refers_back
+from index.answer.followup import (
+    asks_only_for_more,
+    leans_on_context,
+    own_words_held,
+    points_back,
+    points_by_determiner,
+    refers_back,
+)
 from index.text.tokens import tokenize
 from tests.index.test_answers import SWE_ZH, check_citations
 
@@ -60,6 +67,34 @@ def test_that_points_back_only_when_asked_to() -> None:
     assert refers_back("What's the model that Cursor used?", demonstratives=True)
     assert points_back("作者怎么看这种做法？") and not refers_back("作者怎么看这种做法？")
     assert not points_back("这个呢") and not refers_back("What is this?", demonstratives=True)
+
+
+@pytest.mark.parametrize(
+    ("question", "determiner"),
+    [
+        ("那个论坛帖子为什么批评 Cursor？", True),
+        ("作者觉得这个价格怎么样？", False),  # 价格 its only word: no subject of its own
+        ("那这个价格呢？", False),  # goes on from the question before
+        ("他觉得这个价格怎么样？", False),  # a pronoun points back too
+        ("这个呢？", False),  # no words of its own
+        ("Why does that matter?", False),
+    ],
+)
+def test_points_by_determiner(question: str, determiner: bool) -> None:
+    assert points_by_determiner(question, tokenize(question)) == determiner
+
+
+def test_own_words_held_reads_the_questions_words_in_the_quotes() -> None:
+    tokens = tokenize("那个论坛帖子为什么批评 Cursor？")
+    assert own_words_held(tokens, ["Cursor 论坛里有个帖子标题很有意思："]) > own_words_held(
+        tokens, ["SWE-bench Verified 70.2%"]
+    )
+    assert own_words_held([], ["任何"]) == 0.0
+
+
+def test_a_follow_up_by_a_determiner_keeps_the_question_before_when_alone_it_says_less(engine) -> None:  # type: ignore[no-untyped-def]
+    result = engine.ask("作者觉得这个价格怎么样？", context="Composer 2.5 Fast 版每百万 token 输入多少钱？")
+    assert not result.abstained and "性价比" in result.answer, result.answer
 
 
 @pytest.mark.parametrize(
@@ -143,6 +178,8 @@ def test_widen_adds_the_nearest_sentences_of_the_passage_that_fit(engine) -> Non
         # a question about the article itself gives no subject, even to a pronoun (found in `make chat`)
         ("Who wrote this piece and when was it published?", "what optimizations did they use (optimizer, sharding)"),
         ("这篇文章讲了什么？", "他们用了什么优化器？"),
+        # 那个 before a thing of the article: asked alone, its answer holds more of its own words
+        (SWE_ZH, "那个论坛帖子为什么批评 Cursor？"),
     ],
 )
 def test_a_question_with_its_own_subject_is_asked_afresh(engine, context: str, question: str) -> None:  # type: ignore[no-untyped-def]
