@@ -173,38 +173,15 @@ class Engine:
         use_llm: bool = True,
         on_partial: PartialHandler | None = None,
         demonstratives: bool = False,
+        *,
+        weigh_reading: bool = True,
     ) -> AskResult:
         """Answer a question; ``context``: the earlier questions of its conversation, oldest first
         (a string: one per line). ``on_partial`` receives a generated answer's text as it streams.
+        ``weigh_reading``: a question pointing only by 这个 / 那个 may be read alone (_reading).
         Raises QuestionError for unusable input (empty, too long, no words)."""
-        if context and points_by_determiner(raw_question, tokenize(raw_question)):
+        if weigh_reading and context and points_by_determiner(raw_question, tokenize(raw_question)):
             context = self._reading(raw_question, k, context, mode)
-        return self._answer(raw_question, k, context, mode, use_llm, on_partial, demonstratives)
-
-    def _reading(
-        self, raw_question: str, k: int | None, context: Conversation | str, mode: Mode
-    ) -> Conversation | str | None:
-        """The conversation a question pointing by 这个 / 那个 is read in: none when, asked alone, the
-        passages its answer cites hold more of its own words than as a follow-up ("论坛那个帖子…" after
-        a question on scores means the article's forum post)."""
-        tokens = tokenize(raw_question)
-        held = [
-            -1.0 if r.abstained else own_words_held(tokens, [p.text for p in r.passages if p.chunk_id in cited])
-            for r in (self._answer(raw_question, k, c, mode, False) for c in (context, None))
-            for cited in [{c.chunk_id for c in r.citations}]
-        ]
-        return None if held[1] > held[0] else context
-
-    def _answer(
-        self,
-        raw_question: str,
-        k: int | None = None,
-        context: Conversation | str | None = None,
-        mode: Mode = "hybrid",
-        use_llm: bool = True,
-        on_partial: PartialHandler | None = None,
-        demonstratives: bool = False,
-    ) -> AskResult:
         started = time.perf_counter()
         snapshot = self.snapshot
         stored = snapshot.stored
@@ -233,7 +210,7 @@ class Engine:
                 result.hedged = answers and not decision.sure  # never on a decline
             if not answers and context and not query.earlier and not query.demonstratives and points_back(query.text):
                 # declined as a question of its own, it says "that": asked again as a follow-up
-                return self._answer(raw_question, k, context, mode, use_llm, on_partial, demonstratives=True)
+                return self.ask(raw_question, k, context, mode, use_llm, on_partial, True, weigh_reading=False)
             if not answers:
                 result.abstained, result.kind = True, "abstained"
                 result.nearest_sections = nearest_sections(stored, [h.chunk for h in examined.outcome.hits])
@@ -256,6 +233,20 @@ class Engine:
                     result.answer += "\n" + message("answer.unsure", query.language)
         result.timings_ms = result.timings_ms | _timings(started, examined.seconds, t2, time.perf_counter())
         return result
+
+    def _reading(
+        self, raw_question: str, k: int | None, context: Conversation | str, mode: Mode
+    ) -> Conversation | str | None:
+        """The conversation a question pointing by 这个 / 那个 is read in: none when, asked alone, the
+        passages its answer cites hold more of its own words than as a follow-up ("论坛那个帖子…" after
+        a question on scores means the article's forum post)."""
+        tokens = tokenize(raw_question)
+        held = [
+            -1.0 if r.abstained else own_words_held(tokens, [p.text for p in r.passages if p.chunk_id in cited])
+            for r in (self.ask(raw_question, k, c, mode, False, weigh_reading=False) for c in (context, None))
+            for cited in [{c.chunk_id for c in r.citations}]
+        ]
+        return None if held[1] > held[0] else context
 
     @staticmethod
     def understand(
