@@ -180,8 +180,8 @@ class Engine:
         (a string: one per line). ``on_partial`` receives a generated answer's text as it streams.
         ``weigh_reading``: a question pointing only by 这个 / 那个 may be read alone (_reading).
         Raises QuestionError for unusable input (empty, too long, no words)."""
-        if weigh_reading and context and points_by_determiner(raw_question, tokenize(raw_question)):
-            context = self._reading(raw_question, k, context, mode)
+        if weigh_reading and context and points_by_determiner(raw_question, tokens := tokenize(raw_question)):
+            context = self._reading(raw_question, tokens, k, context, mode)
         started = time.perf_counter()
         snapshot = self.snapshot
         stored = snapshot.stored
@@ -235,12 +235,11 @@ class Engine:
         return result
 
     def _reading(
-        self, raw_question: str, k: int | None, context: Conversation | str, mode: Mode
+        self, raw_question: str, tokens: list[str], k: int | None, context: Conversation | str, mode: Mode
     ) -> Conversation | str | None:
         """The conversation a question pointing by 这个 / 那个 is read in: none when, asked alone, the
-        passages its answer cites hold more of its own words than as a follow-up ("论坛那个帖子…" after
-        a question on scores means the article's forum post)."""
-        tokens = tokenize(raw_question)
+        passages its answer cites hold more of its own words (``tokens``) than as a follow-up
+        ("论坛那个帖子…" after a question on scores means the article's forum post)."""
         held = [
             -1.0 if r.abstained else own_words_held(tokens, [p.text for p in r.passages if p.chunk_id in cited])
             for r in (self.ask(raw_question, k, c, mode, False, weigh_reading=False) for c in (context, None))

@@ -49,7 +49,7 @@ def asks_only_for_more(tokens: list[str]) -> bool:
 def leans_on_context(question: str, tokens: list[str], demonstratives: bool = False) -> bool:
     """The question needs the one before to be understood: it goes on from it, names it by a
     pronoun, or is a word or none (and doesn't ask what that word is)."""
-    words = [t for t in tokens if len(t) > 1]  # 跟, 比 in "跟谁比？" say nothing of a subject
+    words = _words(tokens)
     bare = len(words) <= _FEW_TOKENS and not (words and _DEFINES.search(question) and _is_name(words[0], question))
     return bare or bool(_GOES_ON.search(question)) or refers_back(question, demonstratives)
 
@@ -70,9 +70,14 @@ def _is_name(token: str, question: str) -> bool:
     )
 
 
+def _words(tokens: list[str]) -> list[str]:
+    """The tokens that can say what a question is about: 跟, 比 in "跟谁比？" say nothing of a subject."""
+    return [t for t in tokens if len(t) > 1]
+
+
 # 这个 / 那个 / 这些 / 那些 before a noun: "这个价格" (the one just asked of) or "论坛那个帖子" (one of the article's)
 _DETERMINERS = frozenset(("这个", "那个", "这些", "那些"))
-_DETERMINER = re.compile(r"(?:这个|那个|这些|那些)(?=[\u3400-\u9fff])")
+_DETERMINER = re.compile("(?:" + "|".join(sorted(_DETERMINERS)) + r")(?=[\u3400-\u9fff])")
 
 
 def points_by_determiner(question: str, tokens: list[str]) -> bool:
@@ -84,14 +89,14 @@ def points_by_determiner(question: str, tokens: list[str]) -> bool:
         and all(p in _DETERMINERS for p in pointers)
         and bool(_DETERMINER.search(question))
         and not _GOES_ON.search(question)
-        and len([t for t in tokens if len(t) > 1]) > _FEW_TOKENS
+        and len(_words(tokens)) > _FEW_TOKENS
     )
 
 
 def own_words_held(tokens: list[str], texts: list[str]) -> float:
     """The share of a question's words (the determiners aside) that ``texts`` (an answer's cited
     passages) hold."""
-    words = [t.lower() for t in tokens if len(t) > 1 and t not in _DETERMINERS]
+    words = [t.lower() for t in _words(tokens) if t not in _DETERMINERS]
     held = " ".join(texts).lower()
     return sum(w in held for w in words) / len(words) if words else 0.0
 
