@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from pathlib import Path
 
+from index.english.pinyin import spellings
 from index.text.stopwords import EN_STOPWORDS
 from index.text.tokens import term_pairs, tokenize
 
@@ -23,8 +24,9 @@ MAX_TRANSLATIONS = 4  # per English word: the most specific glosses win
 # 2: two-word phrases too, 3: names too, 4: tech terms too, 5: plurals like gpus keyed as singular,
 # 6: no idioms that open with a preposition ("in view of");
 # 7: a tech term's parts must cover it (化学 is no part of 强化学习); 8: single characters by their first sense;
-# 9: "rather" a stopword (glosses lose it as questions do); a version whose glossary is older gets a new one
-GLOSSARY_FORMAT = 9
+# 9: "rather" a stopword (glosses lose it as questions do); 10: Chinese names by their pinyin too (english/pinyin.py);
+# a version whose glossary is older gets a new one
+GLOSSARY_FORMAT = 10
 _LINE = re.compile(r"^\S+ (\S+) \[([^\]]*)\] /(.*)/\s*$")  # traditional simplified [pinyin] /glosses/
 _NAME = re.compile(r"[A-Z][a-z]+(?: [A-Z][a-z]+)*")
 _PAREN = re.compile(r"\([^)]*\)|\[[^\]]*\]")
@@ -214,6 +216,7 @@ def _look_up(words: set[str]) -> dict[str, list[tuple[str, int]]]:
 # char → the stem of its first sense (刀 → knife, 锅 → pot); None when that is no single content word
 _single_senses: dict[str, str | None] = {}
 SINGLE_QUALITY = 9  # after every word's own translations: a character is the least specific
+PINYIN_QUALITY = 10  # a word's pinyin keys it only where no gloss does
 
 
 def _first_sense(pinyin: str, definitions: str) -> str | bool | None:
@@ -310,6 +313,14 @@ def build_glossary(vocabulary: Iterable[str]) -> dict[str, list[str]]:
     for char, key in senses.items():
         if key is not None and key not in EN_STOPWORDS:
             candidates.setdefault(key, {}).setdefault(char, SINGLE_QUALITY)
+    # a Chinese name by its pinyin, where no English word of the glossary is spelled so
+    spelled: dict[str, dict[str, int]] = {}
+    for word in sorted(chinese):
+        for words in spellings(word):
+            key = " ".join(stem(w) for w in words)
+            if key not in candidates:
+                spelled.setdefault(key, {})[word] = PINYIN_QUALITY
+    candidates |= spelled
     return {
         key: sorted(words, key=lambda w: (words[w], -len(w), w))[:MAX_TRANSLATIONS]
         for key, words in sorted(candidates.items())
