@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 TORCH_SPEC ?= torch==2.13.0
 STAMP := $(VENV)/.installed
 
-.PHONY: chat check test run build lint bench clean local-model eval-llm train kinds about glosses enrich enrich-public test-llm
+.PHONY: chat check test run build lint bench clean local-model eval-llm train kinds about glosses enrich enrich-public test-llm eval-essays
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -70,6 +70,21 @@ enrich: local-model  ## render corpus/ in English with the local model (~5 min) 
 
 enrich-public: local-model  ## the same for XQuAD's 36 articles (~1 h) → index/data/xquad_renderings.jsonl
 	HF_HUB_OFFLINE=1 LLM_MODEL=gguf:$(LOCAL_MODEL) nice -n 10 $(PY) -m index enrich --public xquad
+
+# Articles of our kind the answer model never trained on: four opinion essays read while developing
+# (tests/eval/essays_dev), two kept blind (tests/eval/essays), each indexed as a corpus without a model
+# (glossed) and as enriched (their shipped renderings). Indexes in var/essays.
+ESSAY_SETS ?= essays_dev:essays_dev essays:essays_blind
+eval-essays: $(STAMP)  ## answer quality on opinion essays never trained on, both English views (~2 min)
+	@for pair in $(ESSAY_SETS); do corpus=$${pair%%:*}; questions=$${pair#*:}; \
+		mkdir -p var/essays/$$corpus-glossed/corpus && cp tests/eval/$$corpus/*.txt var/essays/$$corpus-glossed/corpus/ && \
+		for view in glossed rendered; do \
+			if [ $$view = glossed ]; then dir=var/essays/$$corpus-glossed/corpus; else dir=tests/eval/$$corpus; fi; \
+			echo "## $$questions ($$view)"; \
+			HF_HUB_OFFLINE=1 $(PY) -m index --corpus $$dir --index var/essays/$$corpus-$$view/index build >/dev/null && \
+			HF_HUB_OFFLINE=1 $(PY) -m index --corpus $$dir --index var/essays/$$corpus-$$view/index \
+				eval tests/eval/$$questions.jsonl | head -5 || exit 1; \
+		done; done
 
 test-llm: local-model  ## the tests that run the local model (make test leaves them out)
 	HF_HUB_OFFLINE=1 $(PY) -m pytest -q -m llm
