@@ -156,7 +156,7 @@ def with_heading(stored: StoredIndex, chosen: list[int]) -> list[int]:
         above < 0
         or stored.sentences[above].chunk != stored.sentences[first].chunk
         or not is_heading(stored, above)
-        or not _POINTS_BACK.match(stored.sentence_text(stored.sentences[first]))
+        or not _POINTS_BACK.match(_text(stored, first))
     ):
         return chosen
     return [above, *chosen]

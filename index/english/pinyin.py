@@ -21,19 +21,19 @@ def _pinyin():  # type: ignore[no-untyped-def]
     return lambda word: lazy_pinyin(word, style=Style.NORMAL, v_to_u=True, errors="ignore")
 
 
-def spellings(word: str) -> list[tuple[str, ...]]:
+@lru_cache(maxsize=65536)
+def spellings(word: str) -> tuple[tuple[str, ...], ...]:
     """The English spellings of a Chinese word of two to four characters, each as its words: the
     syllables joined ("haibei"), and for a word of two or three characters also a surname apart from
-    its given name ("lei", "jun"). None for another word."""
+    its given name ("lei", "jun"). None for another word; remembered, as a rebuild asks again."""
     if not _HAN_WORD.fullmatch(word):
-        return []
+        return ()
     syllables = [s.replace("ü", "u") for s in _pinyin()(word)]
     if len(syllables) != len(word) or not all(s.isascii() and s.isalpha() for s in syllables):
-        return []
+        return ()
     joined = "".join(syllables)
     if len(joined) < SHORTEST:
-        return []
-    found = [(joined,)]
-    if len(word) <= 3:
-        found.append((syllables[0], "".join(syllables[1:])))
-    return found
+        return ()
+    if len(word) > 3:
+        return ((joined,),)
+    return (joined,), (syllables[0], "".join(syllables[1:]))

@@ -12,16 +12,16 @@ from index.text.tokens import tokenize
 
 
 def test_a_name_is_spelled_joined_and_as_surname_and_given_name() -> None:
-    assert spellings("海贝") == [("haibei",), ("hai", "bei")]
-    assert spellings("张一鸣") == [("zhangyiming",), ("zhang", "yiming")]
-    assert spellings("重庆") == [("chongqing",), ("chong", "qing")]  # read in context: not zhongqing
-    assert spellings("绿色") == [("luse",), ("lu", "se")]  # ü as English writes it
+    assert spellings("海贝") == (("haibei",), ("hai", "bei"))
+    assert spellings("张一鸣") == (("zhangyiming",), ("zhang", "yiming"))
+    assert spellings("重庆") == (("chongqing",), ("chong", "qing"))  # read in context: not zhongqing
+    assert spellings("绿色") == (("luse",), ("lu", "se"))  # ü as English writes it
 
 
 def test_only_chinese_words_of_two_to_four_characters_with_enough_letters_are_spelled() -> None:
-    assert spellings("海") == []
-    assert spellings("阿姨") == []  # "ayi": too short to tell from something else
-    assert spellings("A股") == [] and spellings("Cursor") == [] and spellings("中华人民共和国") == []
+    assert spellings("海") == ()
+    assert spellings("阿姨") == ()  # "ayi": too short to tell from something else
+    assert spellings("A股") == () and spellings("Cursor") == () and spellings("中华人民共和国") == ()
 
 
 def test_an_english_question_names_a_chinese_company_by_its_pinyin() -> None:
