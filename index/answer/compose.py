@@ -12,6 +12,7 @@ from index.answer.english_line import english_opening, in_english, translated_li
 from index.answer.messages import message
 from index.answer.units import (
     citation_for,
+    counted_paragraphs,
     first_statement,
     is_heading,
     is_lead_in,
@@ -23,6 +24,7 @@ from index.answer.units import (
     paragraph_after,
     paragraphs_of,
     render_sentence,
+    section_opening,
     starts_paragraph,
     sub_section_items,
     table_rows,
@@ -87,23 +89,33 @@ def _text(stored: StoredIndex, sid: int) -> str:
 
 def whole_list(stored: StoredIndex, chosen: list[int], limit: int = MAX_ANSWER_CHARS) -> list[int]:
     """For a question asking for several things: a chosen list item or lead-in comes with its
-    lead-in and every item of its list, when they fit; else a sentence of a sub-section with the
+    lead-in and every item of its list, when they fit; a sentence that opens its section's parts or
+    counts the paragraphs after it, with their openings; else a sentence of a sub-section with the
     opening of each sibling sub-section, when their headings are titles ("阶段一：继续预训练" names a
     part; "第一，开源模型的威力正在被重新定义。" states a claim whose paragraph is about something else)."""
-    for sid in chosen:
-        lead = lead_in_of(stored, sid)
-        items = list_items(stored, lead) if lead is not None else []
-        if len(items) > 1:
-            together = sorted({*chosen, lead, *_saying(stored, items)})
-            if length(stored, together) <= limit:
-                return together
-    for sid in chosen:
-        items = sub_section_items(stored, sid)
-        if len(items) > 1 and all(is_heading(stored, i) for i in items):
-            together = sorted({*chosen, *_saying(stored, items)})
-            if length(stored, together) <= limit:
+    for parts in (_led_list, _opened_parts, _titled_siblings):
+        for sid in chosen:
+            extra = parts(stored, sid)
+            together = sorted({*chosen, *extra})
+            if extra and length(stored, together) <= limit:
                 return together
     return chosen
+
+
+def _led_list(stored: StoredIndex, sid: int) -> list[int]:
+    lead = lead_in_of(stored, sid)
+    items = list_items(stored, lead) if lead is not None else []
+    return [lead, *_saying(stored, items)] if lead is not None and len(items) > 1 else []
+
+
+def _opened_parts(stored: StoredIndex, sid: int) -> list[int]:
+    items = section_opening(stored, sid) or counted_paragraphs(stored, sid)
+    return sorted(_saying(stored, items)) if len(items) > 1 else []
+
+
+def _titled_siblings(stored: StoredIndex, sid: int) -> list[int]:
+    items = sub_section_items(stored, sid)
+    return sorted(_saying(stored, items)) if len(items) > 1 and all(is_heading(stored, i) for i in items) else []
 
 
 def _saying(stored: StoredIndex, items: list[int]) -> set[int]:

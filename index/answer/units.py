@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from index.build.chunking import SECTION_SEPARATOR
 from index.build.store import Sentence, StoredIndex
 from index.models import Citation
+from index.text.numbers import quantities
 
 _LEAD_IN = re.compile(r"[：:]$")
 
@@ -177,6 +178,28 @@ def list_items(stored: StoredIndex, lead: int) -> list[int]:
             items.append(own[0])
             section = chunks[later].section
     return items
+
+
+def section_opening(stored: StoredIndex, sid: int) -> list[int]:
+    """The first sentence of each sub-section that a section's own text, ending with ``sid``, opens
+    ("主要有三层原因。" before 第一，… 第二，…): the last words before a section's parts introduce them.
+    None for a sentence that doesn't end its passage or whose section has no parts after it."""
+    if is_heading(stored, sid) or sid + 1 != stored.sentences_of(stored.sentences[sid].chunk).stop:
+        return []
+    return [i for i in list_items(stored, sid) if stored.sentences[i].chunk != stored.sentences[sid].chunk]
+
+
+def counted_paragraphs(stored: StoredIndex, sid: int) -> list[int]:
+    """The first sentence of each of the N paragraphs after ``sid`` in its passage, when ``sid`` ends
+    its paragraph and counts them with its one small number ("我总结了三条经验。" over 首先… 其次… 最后…)."""
+    counts = [q.value for q in quantities(stored.sentence_text(stored.sentences[sid])) if q.kind == "number"]
+    own = stored.sentences_of(stored.sentences[sid].chunk)
+    if len(counts) != 1 or not 2 <= counts[0] <= 9 or counts[0] != int(counts[0]):
+        return []
+    openings = [i for i in range(sid + 1, own.stop) if starts_paragraph(stored, i)][: int(counts[0])]
+    if sid + 1 not in openings or len(openings) < counts[0] or any(is_heading(stored, i) for i in openings):
+        return []
+    return openings
 
 
 def lead_in_of(stored: StoredIndex, sid: int) -> int | None:

@@ -13,6 +13,7 @@ from index.answer.compose import (
     widen,
     with_heading,
 )
+from index.answer.units import counted_paragraphs
 from index.build.store import StoredIndex
 from tests.index.synthetic import DOCUMENT, STRUCTURED, build_stored, sentence_id
 
@@ -147,3 +148,32 @@ def test_a_sections_claim_comes_with_the_paragraph_that_says_why() -> None:
     long = build_stored(STRUCTURED + claims.replace("价格也不贵。", "价格" + "也不贵" * 140 + "。"), "测试")
     claim = sentence_id(long, "第一，苹果好卖")
     assert len(choose(long, [(claim, 0.9)], second_ratio=0.5)) == 2  # as much of it as fits
+
+
+def test_a_list_question_on_the_words_before_a_section_s_claims_gets_the_claims() -> None:
+    """"这件事有两点启示。" ends its section's own text right before its parts: for a list question, the
+    claims that open them are what it introduces. A sentence inside a part still answers alone."""
+    claims = "\n四、启示\n\n我觉得这件事有两点启示。\n\n第一，苹果好卖。\n\n苹果又甜又脆。\n\n"
+    claims += "第二，梨也不错。\n\n梨很稳定。\n"
+    small = build_stored(STRUCTURED + claims, "测试")
+    lead = sentence_id(small, "我觉得这件事有两点启示")
+    listed = [small.sentence_text(small.sentences[i]) for i in whole_list(small, [lead])]
+    assert listed == ["我觉得这件事有两点启示。", "第一，苹果好卖。", "第二，梨也不错。"]
+    inside = sentence_id(small, "苹果又甜又脆")
+    assert whole_list(small, [inside]) == [inside]
+
+
+def test_a_list_question_on_a_sentence_counting_the_paragraphs_after_it_gets_their_openings() -> None:
+    """"我总结了三条经验。" over three paragraphs of its passage: their first sentences are its items. A
+    count the paragraphs after it don't reach, or a sentence with two numbers, is no lead-in."""
+    lessons = "\n四、经验\n\n我总结了三条经验。\n\n首先，早点播种。这样收成好。\n\n"
+    lessons += "其次，少用农药。\n\n最后，多看天气。\n"
+    small = build_stored(STRUCTURED + lessons, "测试")
+    lead = sentence_id(small, "我总结了三条经验")
+    listed = [small.sentence_text(small.sentences[i]) for i in whole_list(small, [lead])]
+    assert listed == ["我总结了三条经验。", "首先，早点播种。", "其次，少用农药。", "最后，多看天气。"]
+    assert counted_paragraphs(small, lead) == [lead + 1, lead + 3, lead + 4]
+    four = build_stored(STRUCTURED + lessons.replace("三条", "四条"), "测试")
+    assert counted_paragraphs(four, sentence_id(four, "我总结了四条经验")) == []
+    two = build_stored(STRUCTURED + lessons.replace("我总结了三条经验", "我和 2 位同事总结了三条经验"), "测试")
+    assert counted_paragraphs(two, sentence_id(two, "我和 2 位")) == []
