@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Literal
 
-from index.text.numbers import MEASURE_WORDS, Quantity, quantities
+from index.text.numbers import Quantity, quantities
 
 Qualifier = Literal["upper", "lower", "about", "range", "less", "more"]
 DIRECTIONS = frozenset({"upper", "lower"})  # a bound the text states: the maximum, the minimum
@@ -163,9 +163,7 @@ def _after(text: str, start: int) -> list[tuple[Qualifier, int]]:
 
 def mention(text: str, q: Quantity) -> Mention:
     """``q`` of ``text`` with the qualifiers its neighbouring words state."""
-    before = _before(text, q.start)
-    # a bound after the thing counted: 180天以上 "over 180 days", 3万笔以上
-    after = _after(text, q.end) or (_after(text, q.end + 1) if text[q.end : q.end + 1] in MEASURE_WORDS else [])
+    before, after = _before(text, q.start), _after(text, q.end)
     qualifiers: set[str] = {kind for kind, _ in before + after}
     start = before[-1][1] if before else q.start
     spans = ([(start, q.start)] if before else []) + ([(q.end, after[-1][1])] if after else [])
@@ -189,8 +187,6 @@ def mentions(text: str) -> list[Mention]:
             continue
         first = low.quantity
         if first.kind == "number" and not first.scaled and high.quantity.kind in ("percent", "money", "factor"):
-            if first.value is None or high.quantity.value is None or first.value > high.quantity.value:
-                continue  # "in 2022 to 4.1%" is a year, then another clause's share
             first = replace(first, kind=high.quantity.kind, currency=high.quantity.currency)
         found[i] = Mention(first, low.qualifiers | {"range"}, low.spans)
         found[i + 1] = Mention(high.quantity, high.qualifiers | {"range"}, high.spans)
@@ -291,8 +287,8 @@ def states(stated: Mention, source: Mention) -> bool:
     s, v = stated.quantity, source.quantity
     agree = stated.directions == source.directions or "range" in stated.qualifiers  # a range's ends: values
     compared = stated.qualifiers & COMPARISONS
-    if same_quantity(s, v):  # "over 180 days" of 180天以上: the source's own comparison
-        return agree and compared <= source.qualifiers
+    if same_quantity(s, v):
+        return agree and not compared
     if not _comparable(s, v):
         return False
     assert s.value is not None and v.value is not None

@@ -58,7 +58,7 @@ _PERCENT = ("%", "％", "percent", "per cent")
 ORDINAL_NOUNS = {"行": "line", "页": "page", "章": "chapter", "节": "section", "条": "item", "步": "step",
                  "名": "place", "轮": "round", "次": "time", "天": "day", "年": "year", "层": "layer"}  # fmt: skip
 # measure words a Chinese numeral counts with (三件事, 两个阶段); digits need none
-MEASURE_WORDS = "个件点条项种步层家位名类次轮倍年月日天周岁人款句段章节部份张台块"
+_MEASURE = "个件点条项种步层家位名类次轮倍年月日天周岁人款句段章节部份张台块"
 
 _DIGITS = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _ZH_NUMERAL = r"[零〇一二两三四五六七八九十百千]+(?:点[零〇一二三四五六七八九]+)?"  # 六十三点二 is 63.2
@@ -83,8 +83,6 @@ _DATE = re.compile(
     re.IGNORECASE,
 )
 _PERCENT_ZH = re.compile(r"百分之(?P<n>" + _ZH_NUMERAL + r"|" + _DIGITS + ")")
-# 七成 is 70 %, 八成五 85 %, when jieba cuts the numeral and 成 as one word (not 一成不变)
-_TENTHS = re.compile(r"(?P<tens>[一二两三四五六七八九十])成(?P<units>[一二三四五六七八九](?![\u3400-\u9fff]))?")
 _FRACTION = re.compile(
     r"(?<![\d.,/])(?P<a>\d+)\s*/\s*(?P<b>\d+)(?!\d|\.\d|\s*/)"
     rf"|(?P<zb>{_ZH_NUMERAL})分之(?P<za>{_ZH_NUMERAL})"
@@ -264,7 +262,7 @@ def _number(match: re.Match[str], text: str) -> Quantity | None:
     if chinese:
         number = _zh_number(num)
         following = text[match.end() : match.end() + 1]
-        counted = bool(mag or unit or g["ord"]) or (following and following in MEASURE_WORDS)
+        counted = bool(mag or unit or g["ord"]) or (following and following in _MEASURE)
         if number is None or not counted or (num in ("千", "百", "十") and not (mag or unit)):
             return None
         value, places = number, 0
@@ -309,22 +307,6 @@ def _number(match: re.Match[str], text: str) -> Quantity | None:
     )
 
 
-def _tenths(text: str) -> list[Quantity]:
-    """Shares in tenths (七成 "70 %", 近六成 "nearly 60 %"): a numeral and 成 that make one word."""
-    found = list(_TENTHS.finditer(text))
-    if not found:
-        return []
-    from index.text.tokens import han_word_spans  # jieba, loaded only for a text that may say one
-
-    words = han_word_spans(text)
-    shares = [(m, 10 * (zh_numeral(m["tens"]) or 0) + (zh_numeral(m["units"] or "零") or 0)) for m in found]
-    return [
-        Quantity("percent", Decimal(share), m.start(), m.end(), m.group())
-        for m, share in shares
-        if (m.start(), m.start() + 2) in words
-    ]
-
-
 def quantities(text: str) -> list[Quantity]:
     """Every quantity in ``text`` (Chinese or English), in order: dates, percentages, fractions,
     money, factors, counts, ordinals and plain numbers."""
@@ -353,8 +335,6 @@ def quantities(text: str) -> list[Quantity]:
         number = _zh_number(n) if re.fullmatch(_ZH_NUMERAL, n) else parsed[0] if parsed else None
         if number is not None:
             add(Quantity("percent", number, match.start(), match.end(), match.group()))
-    for q in _tenths(text):
-        add(q)
     for match in _FRACTION.finditer(text):
         if match.group("a"):
             a, b = int(match.group("a")), int(match.group("b"))
@@ -389,17 +369,7 @@ def quantities(text: str) -> list[Quantity]:
         q = _number(match, text)
         if q is not None:
             add(q)
-    return _with_cents(sorted(_zero_words(found, text), key=lambda q: q.start), text)
-
-
-def _zero_words(found: list[Quantity], text: str) -> list[Quantity]:
-    """Without a lone 零 that starts a word of its own (零部件 "parts", 零售 "retail"): no zero."""
-    if not any(q.text == "零" for q in found):
-        return found
-    from index.text.tokens import han_word_spans
-
-    words = han_word_spans(text)
-    return [q for q in found if q.text != "零" or (q.start, q.end) in words]
+    return _with_cents(sorted(found, key=lambda q: q.start), text)
 
 
 def _with_cents(found: list[Quantity], text: str) -> list[Quantity]:

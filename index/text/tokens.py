@@ -128,18 +128,6 @@ def chinese_words(text: str) -> list[str]:
     return [w for w in cut if w.strip() and w not in ZH_STOPWORDS]
 
 
-@lru_cache(maxsize=8192)
-def han_word_spans(text: str) -> frozenset[tuple[int, int]]:
-    """Where each word of ``text``'s Han runs starts and ends (jieba's precise mode, the tech terms whole)."""
-    jieba = _jieba()
-    spans: set[tuple[int, int]] = set()
-    for run in _HAN_RUN.finditer(text):
-        with _jieba_lock:
-            cut = list(jieba.tokenize(run.group()))
-        spans.update((run.start() + start, run.start() + end) for _, start, end in cut)
-    return frozenset(spans)
-
-
 @lru_cache(maxsize=2)
 def _tagger(tokenizer):  # type: ignore[no-untyped-def]
     import jieba.posseg

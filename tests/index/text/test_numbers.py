@@ -177,23 +177,3 @@ def test_decimals_in_words_are_written_in_digits() -> None:
 def test_an_ordinal_word_beside_a_month_is_a_day_to_check(text: str, spelled: bool) -> None:
     (q, *_) = quantities(text)
     assert q.kind == "ordinal" and q.spelled is spelled
-
-
-@pytest.mark.parametrize(
-    ("text", "shares"),
-    [
-        ("超过七成经历过降价", [Decimal(70)]),
-        ("占了总算力的八成五", [Decimal(85)]),
-        ("占其总销量的两成出头", [Decimal(20)]),
-        ("一成不变的规则", []),  # an idiom, one word with more than the share
-        ("他一成为会员就走了", []),  # 一 and 成为
-    ],
-)
-def test_a_share_in_tenths(text: str, shares: list[Decimal]) -> None:
-    assert [q.value for q in quantities(text) if q.kind == "percent"] == shares
-
-
-def test_zero_that_begins_a_word_is_no_number() -> None:
-    """零部件 ("parts"), 零售 ("retail"): no zero a rendering must say."""
-    assert quantities("和几位零部件供应商聊过") == []
-    assert [q.value for q in quantities("一百零五人")] == [Decimal(105)]
