@@ -182,8 +182,8 @@ def list_items(stored: StoredIndex, lead: int) -> list[int]:
 
 def section_opening(stored: StoredIndex, sid: int) -> list[int]:
     """The first sentence of each sub-section that a section's own text, ending with ``sid``, opens
-    ("主要有三层原因。" before 第一，… 第二，…): the last words before a section's parts introduce them.
-    None for a sentence that doesn't end its passage or whose section has no parts after it."""
+    ("主要有三层原因。" before 第一，… 第二，…), or of the bullets the next passage opens with: the last
+    words before a section's parts introduce them. Empty for a sentence that doesn't end its passage."""
     if is_heading(stored, sid) or sid + 1 != stored.sentences_of(stored.sentences[sid].chunk).stop:
         return []
     return [i for i in list_items(stored, sid) if stored.sentences[i].chunk != stored.sentences[sid].chunk]
