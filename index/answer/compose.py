@@ -104,8 +104,10 @@ def whole_list(stored: StoredIndex, chosen: list[int], limit: int = MAX_ANSWER_C
 
 def _led_list(stored: StoredIndex, sid: int) -> list[int]:
     lead = lead_in_of(stored, sid)
-    items = list_items(stored, lead) if lead is not None else []
-    return [lead, *_saying(stored, items)] if lead is not None and len(items) > 1 else []
+    if lead is None:
+        return []
+    items = list_items(stored, lead)
+    return [lead, *_saying(stored, items)] if len(items) > 1 else []
 
 
 def _opened_parts(stored: StoredIndex, sid: int) -> list[int]:

@@ -186,7 +186,7 @@ def section_opening(stored: StoredIndex, sid: int) -> list[int]:
     words before a section's parts introduce them. Empty for a sentence that doesn't end its passage."""
     if is_heading(stored, sid) or sid + 1 != stored.sentences_of(stored.sentences[sid].chunk).stop:
         return []
-    return [i for i in list_items(stored, sid) if stored.sentences[i].chunk != stored.sentences[sid].chunk]
+    return list_items(stored, sid)  # all in passages after its own: it ends its passage
 
 
 def counted_paragraphs(stored: StoredIndex, sid: int) -> list[int]:

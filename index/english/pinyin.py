@@ -25,7 +25,7 @@ def _pinyin():  # type: ignore[no-untyped-def]
 def spellings(word: str) -> tuple[tuple[str, ...], ...]:
     """The English spellings of a Chinese word of two to four characters, each as its words: the
     syllables joined ("haibei"), and for a word of two or three characters also a surname apart from
-    its given name ("lei", "jun"). None for another word; remembered, as a rebuild asks again."""
+    its given name ("lei", "jun"). Nothing for another word; remembered, as a rebuild asks again."""
     if not _HAN_WORD.fullmatch(word):
         return ()
     syllables = [s.replace("ü", "u") for s in _pinyin()(word)]
