@@ -5,7 +5,6 @@ high — and the answer's text with paragraph-exact citations.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from index.answer.english_line import english_opening, in_english, translated_line
@@ -23,6 +22,8 @@ from index.answer.units import (
     own_lead,
     paragraph_after,
     paragraphs_of,
+    points_back,
+    question_and_answer,
     render_sentence,
     section_opening,
     starts_paragraph,
@@ -129,7 +130,8 @@ def _saying(stored: StoredIndex, items: list[int]) -> set[int]:
 def _completed(stored: StoredIndex, sid: int) -> list[int]:
     """A sentence with what it needs to be read: a lead-in ("他们做了三件事：") with its list items or
     table rows, or else the sentence it leads into; a sub-heading's claim with the paragraph under it
-    that explains it; as many as fit."""
+    that explains it; a question the article asks itself with its answer, and an answer with its
+    question; as many as fit."""
     lead = own_lead(stored, sid)
     if lead is not None and lead >= sid:
         items = list_items(stored, lead) or table_rows(stored, lead)
@@ -145,6 +147,9 @@ def _completed(stored: StoredIndex, sid: int) -> list[int]:
             explained.append(n)
         if len(explained) > 1:
             return explained
+    asked = question_and_answer(stored, sid)
+    if asked and length(stored, asked) <= MAX_ANSWER_CHARS:
+        return asked
     if is_lead_in(stored, sid) or claim:  # never a lead-in or a claim alone
         following = sid + 1
         same_doc = following < len(stored.sentences) and (
@@ -153,10 +158,6 @@ def _completed(stored: StoredIndex, sid: int) -> list[int]:
         if same_doc and not is_heading(stored, following):
             return [sid, following]
     return [sid]
-
-
-# a sentence opening with "this" points back: 这是 Cursor 真正下功夫的地方 is about the heading above it
-_POINTS_BACK = re.compile(r"^(这|此|该|它|this\b|that\b|it\b)", re.IGNORECASE)
 
 
 def with_heading(stored: StoredIndex, chosen: list[int]) -> list[int]:
@@ -170,7 +171,7 @@ def with_heading(stored: StoredIndex, chosen: list[int]) -> list[int]:
         above < 0
         or stored.sentences[above].chunk != stored.sentences[first].chunk
         or not is_heading(stored, above)
-        or not _POINTS_BACK.match(_text(stored, first))
+        or not points_back(stored, first)
     ):
         return chosen
     return [above, *chosen]

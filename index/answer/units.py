@@ -13,6 +13,8 @@ from index.models import Citation
 from index.text.numbers import quantities
 
 _LEAD_IN = re.compile(r"[：:]$")
+# a sentence opening with "this" points back: 这是 Cursor 真正下功夫的地方 is about what came before it
+_POINTS_BACK = re.compile(r"^(这|此|该|它|this\b|that\b|it\b)", re.IGNORECASE)
 
 
 _BULLET = ("•", "·", "- ", "* ", "– ")
@@ -305,6 +307,35 @@ def first_statement(stored: StoredIndex, sid: int) -> int:
     while is_heading(stored, sid) and sid + 1 < end:
         sid += 1
     return sid
+
+
+def points_back(stored: StoredIndex, sid: int) -> bool:
+    """The sentence opens with "this" / 这: it is about what the sentence or heading before it says."""
+    return _POINTS_BACK.match(stored.sentence_text(stored.sentences[sid])) is not None
+
+
+def asks_itself(stored: StoredIndex, sid: int) -> bool:
+    """A question the article asks itself in its text ("这意味着什么？", "我的观点？"), not a heading."""
+    return stored.sentence_text(stored.sentences[sid]).rstrip().endswith(("？", "?")) and not is_heading(stored, sid)
+
+
+def question_and_answer(stored: StoredIndex, sid: int) -> list[int]:
+    """The article's own question and its answer around ``sid``, in its passage: a question with the
+    sentences after it up to the first that is no question (its answer); an answer with the questions
+    right before it, and with the sentence before those when the first points back at it ("X。这意味着
+    什么？意味着 Y": Y says what X means, and X is why Y holds). Empty when ``sid`` is neither."""
+    own = stored.sentences_of(stored.sentences[sid].chunk)
+    first = sid
+    while first - 1 in own and asks_itself(stored, first - 1):
+        first -= 1
+    last = sid
+    while asks_itself(stored, last) and last + 1 in own:
+        last += 1
+    if first == sid == last or asks_itself(stored, last):
+        return []
+    if asks_itself(stored, first) and first - 1 in own and points_back(stored, first):
+        first -= 1
+    return list(range(first, last + 1))
 
 
 def length(stored: StoredIndex, sentences: list[int]) -> int:

@@ -174,3 +174,16 @@ def test_a_list_question_on_a_sentence_counting_the_paragraphs_after_it_gets_the
     assert counted_paragraphs(four, sentence_id(four, "我总结了四条经验")) == []
     two = build_stored(STRUCTURED + lessons.replace("我总结了三条经验", "我和 2 位同事总结了三条经验"), "测试")
     assert counted_paragraphs(two, sentence_id(two, "我和 2 位")) == []
+
+
+def test_the_articles_own_question_is_never_an_answer_alone() -> None:
+    """Chosen, "这意味着什么？" comes with what it asks about and its answer, and its answer with both:
+    read alone, "意味着果农赚了钱。" says nothing of what it means, nor why."""
+    asked = "\n四、看法\n\n苹果卖得很好。这意味着什么？意味着果农赚了钱。\n\n我的看法？果园还会扩大。\n"
+    small = build_stored(STRUCTURED + asked, "测试")
+    for starts in ("这意味着什么", "意味着果农"):
+        best = sentence_id(small, starts)
+        chosen = [small.sentence_text(small.sentences[i]) for i in choose(small, [(best, 0.9)], second_ratio=0.5)]
+        assert chosen == ["苹果卖得很好。", "这意味着什么？", "意味着果农赚了钱。"]
+    alone = sentence_id(small, "苹果卖得很好")
+    assert choose(small, [(alone, 0.9)], second_ratio=0.5) == [alone]

@@ -8,6 +8,7 @@ from index.answer.units import (
     is_lead_in,
     list_items,
     own_lead,
+    question_and_answer,
     render_sentence,
     table_rows,
 )
@@ -79,3 +80,25 @@ def test_a_paragraph_before_sub_sections_a_plain_paragraph_or_a_longer_one_befor
     assert not is_lead_in(small, sentence_id(small, "这里还有一件事"))  # over a plain paragraph
     assert not is_lead_in(stored, sentence_id(stored, "车票价格是"))  # its paragraph has two sentences
     assert not is_lead_in(small, sentence_id(small, "苹果"))  # a row is no lead-in
+
+
+ASKED = "\n四、看法\n\n苹果卖得很好。这意味着什么？意味着果农赚了钱。\n\n我的看法？果园还会扩大。\n"
+
+
+def test_the_articles_own_question_comes_with_its_answer() -> None:
+    """ "我的看法？" is answered by the sentence after it; an answer comes with its question, and with
+    what the question points back at ("苹果卖得很好。这意味着什么？意味着果农赚了钱。")."""
+    small = build_stored(STRUCTURED + ASKED, "测试")
+
+    def unit(starts: str) -> list[str]:
+        return [small.sentence_text(small.sentences[i]) for i in question_and_answer(small, sentence_id(small, starts))]
+
+    assert unit("我的看法") == unit("果园还会扩大") == ["我的看法？", "果园还会扩大。"]
+    assert unit("意味着果农") == unit("这意味着什么") == ["苹果卖得很好。", "这意味着什么？", "意味着果农赚了钱。"]
+    assert unit("苹果卖得很好") == []  # no question of the article's is about it from before
+    assert question_and_answer(small, sentence_id(small, "四、看法")) == []  # a heading is no question
+
+
+def test_a_question_ending_its_passage_has_no_answer_there() -> None:
+    small = build_stored(STRUCTURED + "\n四、看法\n\n苹果卖得很好。谁会不喜欢呢？\n", "测试")
+    assert question_and_answer(small, sentence_id(small, "谁会不喜欢")) == []
