@@ -153,7 +153,7 @@ def problems(source: str, rendering: str, language: str) -> list[str]:
         if not _contains(text, name):
             found.append(f"{NAME_MISSING}{name}")
     if language == "en":
-        for word, parts in _persons(source):
+        for word, parts in persons(source):
             if not any(re.search(rf"(?<![A-Za-z]){re.escape(part)}", text, re.IGNORECASE) for part in parts):
                 found.append(f"{PERSON_MISSING}{' '.join(parts)} ({word})")
         if _HAN.search(_QUOTED.sub(_quoted_term, text)):
@@ -166,7 +166,7 @@ def problems(source: str, rendering: str, language: str) -> list[str]:
     return found
 
 
-def _persons(source: str) -> list[tuple[str, tuple[str, ...]]]:
+def persons(source: str) -> list[tuple[str, tuple[str, ...]]]:
     """The people a Chinese sentence names in Chinese that the dictionary knows by name (马斯克 → Elon
     Musk): a rendering naming none of their names' words, even inside a word (Calvinism), is wrong
     whatever else it says (the model wrote "Mark", "Mars Express" for 马斯克)."""

@@ -53,8 +53,9 @@ from index.generate.translator import Item, Translator, marked, opening_names
 
 # 3: a sentence failing twice is asked clause by clause; 4: one that drops only the names it opens with
 # is asked again with the reply begun with them; 5: a list item is asked without its mark; 6: a rendering
-# names the people its sentence names in Chinese (renderings.PERSON_MISSING)
-PROMPT_VERSION = 6
+# names the people its sentence names in Chinese (renderings.PERSON_MISSING); 7: those people are handed
+# to the model by their English names, as amounts are
+PROMPT_VERSION = 7
 
 
 @dataclass

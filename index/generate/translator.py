@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from index.english.renderings import names, spoken
+from index.english.renderings import names, persons, spoken
 from index.generate.clauses import clauses_of, joined
 from index.generate.settings import LLMSettings
 from index.text.amounts import renderings
@@ -45,11 +45,13 @@ class Item:
 
 def prepared(text: str, language: str) -> str:
     """A sentence as the model reads it: without a list item's mark, a table row's cells apart, amounts
-    already in English."""
+    and the people the dictionary knows already in English (马斯克 read as "Mars Express" otherwise)."""
     text = _LIST_MARK.sub("", text, count=1)
     if language == "en":
         for written, english in _fixed(text):
             text = text.replace(written, f" {english} ", 1)
+        for written, parts in persons(text):
+            text = text.replace(written, f" {' '.join(parts)} ")
     return re.sub(r" {2,}", " ", text.replace("\t", " | ")).strip()
 
 

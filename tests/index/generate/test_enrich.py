@@ -92,7 +92,7 @@ def _run(corpus: Path, tmp_path: Path, translator: Translator, **options):  # ty
 
 
 def test_every_sentence_is_rendered_checked_and_kept(corpus: Path, tmp_path: Path) -> None:
-    result, requests = _run(corpus, tmp_path, Translator(wrong=("63.2%",), hopeless=("马斯克",)))
+    result, requests = _run(corpus, tmp_path, Translator(wrong=("63.2%",), hopeless=("握有",)))
     rows = list(read(tmp_path / "index" / CACHE_FILE))
     wanted = [i for p in corpus_paragraphs(_settings(corpus, tmp_path)) for i in p]
     assert [r.key for r in rows] == [i.key for i in wanted] and result.sentences == len(wanted)
@@ -123,20 +123,20 @@ def test_a_sentence_failing_twice_is_asked_clause_by_clause(tmp_path: Path) -> N
 
 
 def test_a_failed_rendering_is_made_again_by_a_newer_method_a_verified_one_never(corpus: Path, tmp_path: Path) -> None:
-    _run(corpus, tmp_path, Translator(hopeless=("马斯克",)))
+    _run(corpus, tmp_path, Translator(hopeless=("握有",)))
     cache = tmp_path / "index" / CACHE_FILE
     older = [r.model_copy(update={"prompt": PROMPT_VERSION - 1}) for r in read(cache)]
     cache.write_text("".join(r.model_dump_json() + "\n" for r in older), encoding="utf-8")
     again, requests = _run(corpus, tmp_path, Translator())
     assert again.reused == again.sentences - 1 and again.verified == 1  # only the one that failed
-    assert "马斯克" in requests[0].json["messages"][-1]["content"]
+    assert "握有" in requests[0].json["messages"][-1]["content"]
 
 
 def test_a_failed_rendering_that_today_s_checks_pass_is_verified_without_the_model(
     corpus: Path, tmp_path: Path
 ) -> None:
     """Checks refined since a rendering was refused (a name's plural, say) verify it on the next run."""
-    _run(corpus, tmp_path, Translator(hopeless=("马斯克",)))
+    _run(corpus, tmp_path, Translator(hopeless=("握有",)))
     cache = tmp_path / "index" / CACHE_FILE
     rows = list(read(cache))
     source = "马斯克握有 600 亿美元收购 Cursor 的优先权。"
@@ -173,7 +173,7 @@ def test_a_failing_model_keeps_what_was_made_and_the_next_run_goes_on(corpus: Pa
 
 @pytest.mark.model
 def test_renderings_ship_beside_the_corpus_and_the_build_uses_them(corpus: Path, tmp_path: Path) -> None:
-    result, _ = _run(corpus, tmp_path, Translator(hopeless=("马斯克",)), beside_corpus=True)
+    result, _ = _run(corpus, tmp_path, Translator(hopeless=("握有",)), beside_corpus=True)
     sidecar = corpus / f"doc{SIDECAR_SUFFIX}"
     assert result.written == [sidecar] and len(list(read(sidecar))) == result.sentences
     (tmp_path / "index" / CACHE_FILE).unlink()  # the sidecar alone is enough
@@ -372,7 +372,7 @@ def test_a_rendering_refused_since_by_a_better_check_is_asked_again(corpus: Path
     _run(corpus, tmp_path, Translator())
     cache = tmp_path / "index" / CACHE_FILE
     wrong = [
-        r.model_copy(update={"text": r.text.replace("Musk", "Mark"), "prompt": PROMPT_VERSION - 1})
+        r.model_copy(update={"text": re.sub(r"(Elon )?Musk", "Mark", r.text), "prompt": PROMPT_VERSION - 1})
         if "马斯克" in r.source
         else r
         for r in read(cache)
@@ -380,6 +380,14 @@ def test_a_rendering_refused_since_by_a_better_check_is_asked_again(corpus: Path
     assert any("Mark" in r.text and r.verified for r in wrong)  # verified by the checks of its day
     cache.write_text("".join(r.model_dump_json() + "\n" for r in wrong), encoding="utf-8")
     again, requests = _run(corpus, tmp_path, Translator())
-    assert again.verified == 1 and "马斯克" in requests[0].json["messages"][-1]["content"]
+    assert again.verified == 1 and "握有" in requests[0].json["messages"][-1]["content"]
     latest = {r.source: r for r in read(cache)}
     assert next(r for source, r in latest.items() if "马斯克" in source).text.count("Musk") == 1
+
+
+def test_the_people_the_dictionary_knows_are_handed_over_by_their_english_names(corpus: Path, tmp_path: Path) -> None:
+    """As amounts are: the local model read 马斯克 as "Mars Express" and "Tesla" where it was given the
+    Chinese name, and wrote Elon Musk where it was given his."""
+    _, requests = _run(corpus, tmp_path, Translator())
+    asked = "\n".join(r.json["messages"][-1]["content"] for r in requests)
+    assert "Elon Musk 握有" in asked and "马斯克" not in asked
