@@ -55,6 +55,7 @@ _EXPORTS: dict[str, str] = {
     # questions
     "validate_question": "index.text.language",
     "detect_language": "index.text.language",
+    "asked_language": "index.text.language",
     # errors and exit codes
     "InputError": "index.errors",
     "UsageError": "index.errors",
@@ -104,7 +105,7 @@ if TYPE_CHECKING:  # what type checkers and editors see (the same names); at run
         SourceInfo,
     )
     from index.startup import open_engine  # noqa: F401
-    from index.text.language import detect_language, validate_question  # noqa: F401
+    from index.text.language import asked_language, detect_language, validate_question  # noqa: F401
 
 
 def __getattr__(name: str) -> Any:

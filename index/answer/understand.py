@@ -15,7 +15,7 @@ from index.answer.smalltalk import SmallTalk, small_talk
 from index.models import Conversation
 from index.retrieve.references import ItemReference, SectionReference, item_reference, section_reference
 from index.text.dates import chinese_dates
-from index.text.language import QuestionError, detect_language, validate_question
+from index.text.language import QuestionError, asked_language, validate_question
 from index.text.tokens import tokenize
 
 Kind = Literal["content", "small_talk", "meta", "overview"]
@@ -81,7 +81,7 @@ def understand(
     """Raises QuestionError for unusable input (empty, too long, no words). ``demonstratives``: "that" /
     "those" / 这种 point at the question before too (followup.refers_back)."""
     asked = validate_question(raw_question)
-    language = detect_language(asked)
+    language = asked_language(asked)
     text = chinese_dates(asked)  # searched and answered as the corpus writes dates: "May 18" → "5 月 18 日"
     tokens = tokenize(text)
     earlier = clean_conversation(conversation)

@@ -76,6 +76,17 @@ def detect_language(text: str) -> str:
     return "en"
 
 
+# a quotation's text: what the asker cites from the article, not the language they ask in
+_QUOTED = re.compile(r"「[^」]*」|『[^』]*』|“[^”]*”|‘[^’]*’|《[^》]*》|\"[^\"]*\"|(?<![A-Za-z])'[^']*'(?![A-Za-z])")
+
+
+def asked_language(question: str) -> str:
+    """The language a question is asked in: that of its words outside quotation marks, when it has any
+    ("\"商业世界，没有无缘无故的爱\" - what's that line getting at?" is English), else of the whole."""
+    outside = _QUOTED.sub(" ", question)
+    return detect_language(outside if _WORDLIKE.search(outside) else question)
+
+
 def truecase(text: str, written: Callable[[str], str | None]) -> str:
     """``text`` with each all-lower-case Latin word as ``written`` says the corpus writes it
     ("cursor" → "Cursor", "spacex" → "SpaceX"); words it doesn't know stay as they are. ``written``

@@ -31,7 +31,7 @@ from bot.exts.ask._preview import Preview
 from bot.exts.ask._triggers import Trigger, classify
 from bot.feedback import PendingQuestion, feedback_view
 from bot.translations import _, language_of_locale
-from index import AskResult, Conversation, QuestionError, detect_language, validate_question
+from index import AskResult, Conversation, QuestionError, asked_language, validate_question
 from index import message as phrase
 
 log = logging.getLogger(__name__)
@@ -43,7 +43,7 @@ ANSWERABLE_TYPES = (discord.MessageType.default, discord.MessageType.reply)
 def language_for(text: str, locale: discord.Locale | None = None) -> str:
     """The language of the bot's own words: the question's, else the user's client's."""
     if text.strip():
-        return "zh" if detect_language(text) == "zh" else "en"
+        return "zh" if asked_language(text) == "zh" else "en"
     return language_of_locale(locale)
 
 

@@ -7,6 +7,7 @@ import pytest
 from index.text.language import (
     MAX_QUESTION_CHARS,
     QuestionError,
+    asked_language,
     clean_question,
     detect_language,
     truecase,
@@ -92,6 +93,22 @@ def test_validate_question_accepts_and_cleans() -> None:
 )
 def test_detect_language(text: str, language: str) -> None:
     assert detect_language(text) == language
+
+
+@pytest.mark.parametrize(
+    ("question", "language"),
+    [
+        ('"机会是留给有准备的人，不是留给等待的人" - what is the author getting at?', "en"),
+        ("Why does the author say “这意味着什么”?", "en"),
+        ("『Composer 2 being KimiK2.5++ is fine, lack of transparency is not』这句话是谁说的？", "zh"),
+        ("「用底座造产品」是什么意思？", "zh"),
+        ("What does 套壳 mean?", "en"),
+        ("「套壳」", "zh"),  # nothing outside the quote: the quote's language
+    ],
+)
+def test_a_question_is_asked_in_the_language_of_its_words_outside_quotes(question: str, language: str) -> None:
+    """What a question quotes is the article's; the words around it are the asker's."""
+    assert asked_language(question) == language
 
 
 def test_truecase_writes_lower_case_words_as_the_corpus_does() -> None:
