@@ -42,6 +42,9 @@ STRUCTURED = (
     "三、其他\n\n这里还有一件事：天气。\n\n今年雨水多，价格高。\n"
 )
 
+# a section whose text asks itself questions and answers them (units.question_and_answer)
+ASKED = "\n四、看法\n\n苹果卖得很好。这意味着什么？意味着果农赚了钱。\n\n我的看法？果园还会扩大。\n"
+
 
 def hashed_vector(text: str) -> np.ndarray:
     """A unit vector from the text's character pairs: texts sharing words point alike."""

@@ -15,7 +15,7 @@ from index.answer.compose import (
 )
 from index.answer.units import counted_paragraphs
 from index.build.store import StoredIndex
-from tests.index.synthetic import DOCUMENT, STRUCTURED, build_stored, sentence_id
+from tests.index.synthetic import ASKED, DOCUMENT, STRUCTURED, build_stored, sentence_id
 
 # a section whose parts open with claims, led in by ``lead``
 CLAIMS = "\n四、启示\n\n{lead}\n\n第一，苹果好卖。\n\n苹果又甜又脆，还有 3 个品种。\n\n第二，梨也不错。\n\n梨很稳定。\n"
@@ -179,8 +179,7 @@ def test_a_list_question_on_a_sentence_counting_the_paragraphs_after_it_gets_the
 def test_the_articles_own_question_is_never_an_answer_alone() -> None:
     """Chosen, "这意味着什么？" comes with what it asks about and its answer, and its answer with both:
     read alone, "意味着果农赚了钱。" says nothing of what it means, nor why."""
-    asked = "\n四、看法\n\n苹果卖得很好。这意味着什么？意味着果农赚了钱。\n\n我的看法？果园还会扩大。\n"
-    small = build_stored(STRUCTURED + asked, "测试")
+    small = build_stored(STRUCTURED + ASKED, "测试")
     for starts in ("这意味着什么", "意味着果农"):
         best = sentence_id(small, starts)
         chosen = [small.sentence_text(small.sentences[i]) for i in choose(small, [(best, 0.9)], second_ratio=0.5)]

@@ -13,7 +13,7 @@ from index.answer.units import (
     table_rows,
 )
 from index.build.store import StoredIndex
-from tests.index.synthetic import STRUCTURED, build_stored, sentence_id
+from tests.index.synthetic import ASKED, STRUCTURED, build_stored, sentence_id
 
 
 def test_title_byline_and_headings_are_no_answers(stored: StoredIndex) -> None:
@@ -80,9 +80,6 @@ def test_a_paragraph_before_sub_sections_a_plain_paragraph_or_a_longer_one_befor
     assert not is_lead_in(small, sentence_id(small, "这里还有一件事"))  # over a plain paragraph
     assert not is_lead_in(stored, sentence_id(stored, "车票价格是"))  # its paragraph has two sentences
     assert not is_lead_in(small, sentence_id(small, "苹果"))  # a row is no lead-in
-
-
-ASKED = "\n四、看法\n\n苹果卖得很好。这意味着什么？意味着果农赚了钱。\n\n我的看法？果园还会扩大。\n"
 
 
 def test_the_articles_own_question_comes_with_its_answer() -> None:
