@@ -25,6 +25,7 @@ from index.answer.decide import retrieval_evidence
 from index.answer.decline import decline_text, unmentioned
 from index.answer.english_line import lexicon_of, translated_line
 from index.answer.features import candidate_matrix, question_terms
+from index.answer.figures import lacks_asked_figure
 from index.answer.followup import own_words_held, points_back, points_by_determiner
 from index.answer.messages import message
 from index.answer.model import AnswerModel, load_model
@@ -32,7 +33,7 @@ from index.answer.passages import cited_first, empty_result, retrieved
 from index.answer.question_kind import ABOUT_FILE, KindModel, load_kinds
 from index.answer.question_type import opens_with_pronoun
 from index.answer.smalltalk import small_talk_reply
-from index.answer.steps import Examined, asks_for_list, decide, extend, rank
+from index.answer.steps import Examined, asks_for_list, decide, extend, learned_kind, rank
 from index.answer.understand import Conversation, Query, understand
 from index.answer.units import list_item
 from index.answer.vectors import QueryVectors
@@ -202,9 +203,12 @@ class Engine:
             ranked = rank(self.model, examined)
             best, llm = [s for s, _ in ranked], self.generator if use_llm else None
             answers = bool(ranked)  # a question pointing at a part of the article that exists is about it
+            chosen = self.chosen(stored, examined, ranked) if answers else []
             if not examined.pointed:
                 decision = decide(self.model, examined, ranked)
                 answers, result.confidence = answers and decision.answers, round(decision.confidence, 4)
+                # a how-many question whose answer states no figure: the paragraph with it is missing
+                answers = answers and not lacks_asked_figure(stored, chosen, query.text, learned_kind(examined.kinds))
                 if answers and llm is not None and llm.settings.check:
                     answers = checked(llm, result, stored, best, query)
                 result.hedged = answers and not decision.sure  # never on a decline
@@ -217,13 +221,6 @@ class Engine:
                 missing = unmentioned(query.text, examined.terms)
                 result.answer = decline_text(query.language, result.nearest_sections, missing)
             else:
-                # an item pointed at ("the 3rd thing") is the whole answer: no second sentence joins it
-                ratio = self.model.second_ratio if examined.item is None else float("inf")
-                chosen = choose(stored, ranked, ratio, extend(self.model, examined, ranked))
-                if examined.item is None and asks_for_list(examined):
-                    chosen = whole_list(stored, chosen)
-                chosen = with_heading(stored, widen(stored, chosen) if query.more else chosen)
-                chosen = in_asker_language(stored, chosen, query.language)
                 result.answer, result.citations = compose(stored, chosen, query.language, query.asked)
                 result.translated = query.language != "zh" and translated_line(stored, chosen) is not None
                 result.passages = cited_first(result.passages, stored, result.citations)
@@ -233,6 +230,17 @@ class Engine:
                     result.answer += "\n" + message("answer.unsure", query.language)
         result.timings_ms = result.timings_ms | _timings(started, examined.seconds, t2, time.perf_counter())
         return result
+
+    def chosen(self, stored: StoredIndex, examined: Examined, ranked: list[tuple[int, float]]) -> list[int]:
+        """The sentences of the answer: the best one's unit, what the question's kind asks with it."""
+        # an item pointed at ("the 3rd thing") is the whole answer: no second sentence joins it
+        ratio = self.model.second_ratio if examined.item is None else float("inf")
+        chosen = choose(stored, ranked, ratio, extend(self.model, examined, ranked))
+        if examined.item is None and asks_for_list(examined):
+            chosen = whole_list(stored, chosen)
+        query = examined.query
+        chosen = with_heading(stored, widen(stored, chosen) if query.more else chosen)
+        return in_asker_language(stored, chosen, query.language)
 
     def _reading(
         self, raw_question: str, tokens: list[str], k: int | None, context: Conversation | str, mode: Mode

@@ -134,6 +134,17 @@ def test_off_topic_is_abstained(engine, question: str, says: str) -> None:  # ty
     assert not re.search(r"\[\d+\]", result.answer)
 
 
+@pytest.mark.parametrize(
+    "question",
+    ["Cursor 用来继续预训练的自家代码数据有多少行？", "How many lines of code did Cursor's own data contain?"],
+)
+def test_a_how_many_question_whose_answer_states_no_figure_is_declined(engine, question: str) -> None:  # type: ignore[no-untyped-def]
+    """The passage on Cursor's own code data is found, but it gives no amount: the article doesn't say."""
+    result = engine.ask(question)
+    assert result.abstained and result.citations == [], result.answer
+    assert any("继续预训练" in section for section in result.nearest_sections)
+
+
 @pytest.mark.parametrize("question", ["GPT-5 什么时候发布？", "GPT-5 是什么时候发布的？"])
 def test_a_name_the_article_never_writes_is_never_answered_surely(engine, question: str) -> None:  # type: ignore[no-untyped-def]
     """Near the subject, but the article never names GPT-5: declined, or answered marked as maybe not

@@ -1,0 +1,32 @@
+from __future__ import annotations
+
+import pytest
+
+from index.answer.figures import lacks_asked_figure, stated_figures
+from index.build.store import StoredIndex
+from tests.index.synthetic import sentence_id
+
+
+def test_a_version_number_and_the_questions_own_numbers_are_no_figures() -> None:
+    assert stated_figures(["Composer 2 和 Claude Opus 4.7 都是一个模型。"], "有多少人用？") == []
+    assert stated_figures(["销量翻了 2 倍。"], "翻了 2 倍以后卖了多少？") == []
+    assert stated_figures(["Composer 2.5 得了 63.2%。"], "Composer 2.5 得了多少分？") == ["63.2%"]
+    assert stated_figures(["文件大小约300MB。"], "文件有多大？") == ["300MB"]  # digits first: a unit, not a name
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "starts", "lacks"),
+    [
+        ("苹果每斤多少钱？", "fact", "苹果每斤", False),  # the figure is there
+        ("果园有多少棵树？", "fact", "果园在山东", True),  # asked, and the answer has no figure
+        ("How many trees does the orchard have?", "fact", "果园在山东", True),
+        ("果园在哪里？", "fact", "果园在山东", False),  # no figure asked
+        ("果园有多少种果树？", "list", "果园在山东", False),  # a list asks for items
+        ("果园种了哪几种果树？", "fact", "果园在山东", False),  # 哪几: which ones, not how many
+        ("果园每年采摘多久？", "fact", "果园在山东", False),  # an extent is often said in words
+    ],
+)
+def test_a_how_many_question_needs_a_figure_in_its_answer(
+    stored: StoredIndex, question: str, kind: str, starts: str, lacks: bool
+) -> None:
+    assert lacks_asked_figure(stored, [sentence_id(stored, starts)], question, kind) is lacks
