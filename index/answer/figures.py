@@ -9,7 +9,9 @@ import re
 from collections.abc import Sequence
 from decimal import Decimal
 
+from index.answer.units import render_sentence
 from index.build.store import StoredIndex
+from index.text.bounds import is_version
 from index.text.numbers import quantities, zh_numeral
 
 # a question asking to count: how many, 多少, 几 (not 哪几, "which ones"), what share. Not how much / how
@@ -18,9 +20,8 @@ _COUNT = re.compile(
     r"多少|(?<!哪)几(?![月号时])|百分之|比例|占比|\bhow many\b|\bwhat (?:percentage|proportion|share|number)\b",
     re.IGNORECASE,
 )
-# a plain number right after a Latin word is that name's version ("Composer 2", "Opus 4.7"): it
-# names a thing, it counts nothing
-_NAME_BEFORE = re.compile(r"[A-Za-z][A-Za-z0-9.\-]*\s+v?$")
+# a name and its version: Composer 2.5, "composer2", GPT-4 (not K2.5 or H100: one letter is a code)
+_VERSIONED = re.compile(r"(?<![A-Za-z0-9])([A-Za-z][A-Za-z\-]+)\s*(\d+(?:\.\d+)?)(?![\d.A-Za-z])")
 # a number fused with its unit ("300MB", "182CM"): digits first, unlike a name's (K2.5, H100)
 _WITH_UNIT = re.compile(r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)[A-Za-z]+")
 # a Chinese count before any measure word (四所, 两列), not only those quantities reads; not an ordinal
@@ -39,7 +40,8 @@ def stated_figures(texts: Sequence[str], question: str) -> list[str]:
         for text in texts
         for q in quantities(text)
         if not (q.value is not None and q.value in asked_values)
-        and not (q.kind == "number" and (q.text == "一" or _NAME_BEFORE.search(text[: q.start])))
+        and not (q.kind == "number" and q.text == "一")
+        and not is_version(text, q)  # Composer 2, Opus 4.7: a name, no count
     ]
     fused = [m.group(0) for text in texts for m in _WITH_UNIT.finditer(text) if Decimal(m.group(1)) not in asked_values]
     counted = [
@@ -51,10 +53,27 @@ def stated_figures(texts: Sequence[str], question: str) -> list[str]:
     return read + [f for f in [*fused, *counted] if not any(f in r or r in f for r in read)]
 
 
+def _versions(text: str) -> set[tuple[str, str]]:
+    return {(name.lower(), version) for name, version in _VERSIONED.findall(text)}
+
+
+def another_version(texts: Sequence[str], question: str) -> bool:
+    """The question names a version (Composer 2) that ``texts`` never write, while they write another
+    version of the same name (Composer 2.5): the figures they state are that one's. A question naming
+    two versions of one name compares them, and is not read so."""
+    written, asked = _versions(" ".join(texts)), _versions(question)
+    once = [(name, version) for name, version in asked if sum(n == name for n, _ in asked) == 1]
+    return any(
+        (name, version) not in written and any(n == name and v != version for n, v in written)
+        for name, version in once
+    )
+
+
 def lacks_asked_figure(stored: StoredIndex, chosen: Sequence[int], question: str, kind: str) -> bool:
     """A question asking to count (its interrogative) whose answer's ``chosen`` sentences state no
-    figure of their own. ``kind``: the question's learned kind; a list question asks for items, not a
-    count."""
+    figure of their own, or only another version's than the one it asks about. ``kind``: the question's
+    learned kind; a list question asks for items, not a count."""
     if not _COUNT.search(question) or kind == "list":
         return False
-    return not stated_figures([stored.sentence_text(stored.sentences[s]) for s in chosen], question)
+    texts = [render_sentence(stored, stored.sentences[s]) for s in chosen]  # a table row with its header
+    return not stated_figures(texts, question) or another_version(texts, question)
