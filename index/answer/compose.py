@@ -28,6 +28,7 @@ from index.answer.units import (
     section_opening,
     starts_paragraph,
     sub_section_items,
+    summed_list,
     table_rows,
 )
 from index.build.store import StoredIndex
@@ -131,7 +132,7 @@ def _completed(stored: StoredIndex, sid: int) -> list[int]:
     """A sentence with what it needs to be read: a lead-in ("他们做了三件事：") with its list items or
     table rows, or else the sentence it leads into; a sub-heading's claim with the paragraph under it
     that explains it; a question the article asks itself with its answer, and an answer with its
-    question; as many as fit."""
+    question; a sentence summing up the list before it by its count, with the list; as many as fit."""
     lead = own_lead(stored, sid)
     if lead is not None and lead >= sid:
         items = list_items(stored, lead) or table_rows(stored, lead)
@@ -147,7 +148,7 @@ def _completed(stored: StoredIndex, sid: int) -> list[int]:
             explained.append(n)
         if len(explained) > 1:
             return explained
-    asked = question_and_answer(stored, sid)
+    asked = question_and_answer(stored, sid) or summed_list(stored, sid)
     if asked and length(stored, asked) <= MAX_ANSWER_CHARS:
         return asked
     if is_lead_in(stored, sid) or claim:  # never a lead-in or a claim alone

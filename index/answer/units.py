@@ -338,6 +338,17 @@ def question_and_answer(stored: StoredIndex, sid: int) -> list[int]:
     return list(range(first, last + 1))
 
 
+def summed_list(stored: StoredIndex, sid: int) -> list[int]:
+    """A sentence pointing back at the list right before it by its count ("这三层关系一叠加，…" after
+    three bullets) with that list's lead-in and items, in its passage; empty when ``sid`` is none."""
+    own = stored.sentences_of(stored.sentences[sid].chunk)
+    lead = lead_in_of(stored, sid - 1) if sid - 1 in own and points_back(stored, sid) else None
+    if lead is None or lead == sid - 1:
+        return []
+    counts = [q.value for q in quantities(stored.sentence_text(stored.sentences[sid])) if q.kind == "number"]
+    return list(range(lead, sid + 1)) if len(list_items(stored, lead)) in counts else []
+
+
 def length(stored: StoredIndex, sentences: list[int]) -> int:
     return sum(len(stored.sentence_text(stored.sentences[s])) for s in sentences)
 

@@ -10,6 +10,7 @@ from index.answer.units import (
     own_lead,
     question_and_answer,
     render_sentence,
+    summed_list,
     table_rows,
 )
 from index.build.store import StoredIndex
@@ -99,3 +100,13 @@ def test_the_articles_own_question_comes_with_its_answer() -> None:
 def test_a_question_ending_its_passage_has_no_answer_there() -> None:
     small = build_stored(STRUCTURED + "\n四、看法\n\n苹果卖得很好。谁会不喜欢呢？\n", "测试")
     assert question_and_answer(small, sentence_id(small, "谁会不喜欢")) == []
+
+
+def test_a_sentence_summing_up_the_list_before_it_by_its_count_comes_with_the_list() -> None:
+    summed = "\n四、收成\n\n收成好有几个原因：\n\n• 今年雨水多。\n\n• 价格上涨了。\n\n这{n}条原因一叠加，果农赚了钱。\n"
+    small = build_stored(STRUCTURED + summed.format(n="两"), "测试")
+    lead, total = sentence_id(small, "收成好有几个原因"), sentence_id(small, "这两条原因")
+    assert summed_list(small, total) == list(range(lead, total + 1))
+    assert summed_list(small, sentence_id(small, "• 价格上涨了")) == []  # an item sums nothing up
+    other = build_stored(STRUCTURED + summed.format(n="三"), "测试")  # a count the list doesn't have
+    assert summed_list(other, sentence_id(other, "这三条原因")) == []
