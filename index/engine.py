@@ -25,7 +25,7 @@ from index.answer.decide import retrieval_evidence
 from index.answer.decline import decline_text, unmentioned
 from index.answer.english_line import lexicon_of, translated_line
 from index.answer.features import candidate_matrix, question_terms
-from index.answer.figures import lacks_asked_figure
+from index.answer.figures import says_another_thing
 from index.answer.followup import own_words_held, points_back, points_by_determiner
 from index.answer.messages import message
 from index.answer.model import AnswerModel, load_model
@@ -207,8 +207,8 @@ class Engine:
             if not examined.pointed:
                 decision = decide(self.model, examined, ranked)
                 answers, result.confidence = answers and decision.answers, round(decision.confidence, 4)
-                # a how-many question whose answer states no figure: the paragraph with it is missing
-                answers = answers and not lacks_asked_figure(stored, chosen, query.text, learned_kind(examined.kinds))
+                # no figure for a how-many question, or another version's: the paragraph asked about is missing
+                answers = answers and not says_another_thing(stored, chosen, query.text, learned_kind(examined.kinds))
                 if answers and llm is not None and llm.settings.check:
                     answers = checked(llm, result, stored, best, query)
                 result.hedged = answers and not decision.sure  # never on a decline

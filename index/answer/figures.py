@@ -1,6 +1,7 @@
-"""Whether an answer states the figure a how-many question asks for. A question about the article's
-subject whose missing paragraph held the number ("多少开发者在用 Cursor？") still finds the article's
-sentences on that subject; none of them states a number, and saying so is the honest answer.
+"""Whether an answer says what is asked: the figure a how-many question asks for, of the version it
+names. A question about the article's subject whose missing paragraph held the number ("多少开发者在用
+Cursor？") still finds the article's sentences on that subject; none of them states a number, and saying
+so is the honest answer.
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ _COUNT = re.compile(
     r"多少|(?<!哪)几(?![月号时])|百分之|比例|占比|\bhow many\b|\bwhat (?:percentage|proportion|share|number)\b",
     re.IGNORECASE,
 )
-# a name and its version: Composer 2.5, "composer2", GPT-4 (not K2.5 or H100: one letter is a code)
-_VERSIONED = re.compile(r"(?<![A-Za-z0-9])([A-Za-z][A-Za-z\-]+)\s*(\d+(?:\.\d+)?)(?![\d.A-Za-z])")
+# a name and its versions: Composer 2.5, "composer2", GPT-4, Composer 2/2.5 (not K2.5 or H100: one letter
+# is a code)
+_VERSIONED = re.compile(r"(?<![A-Za-z0-9])([A-Za-z][A-Za-z\-]+)\s*(\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?)*)(?![\d.A-Za-z])")
 # a number fused with its unit ("300MB", "182CM"): digits first, unlike a name's (K2.5, H100)
 _WITH_UNIT = re.compile(r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)[A-Za-z]+")
 # a Chinese count before any measure word (四所, 两列), not only those quantities reads; not an ordinal
@@ -54,7 +56,7 @@ def stated_figures(texts: Sequence[str], question: str) -> list[str]:
 
 
 def _versions(text: str) -> set[tuple[str, str]]:
-    return {(name.lower(), version) for name, version in _VERSIONED.findall(text)}
+    return {(name.lower(), v) for name, versions in _VERSIONED.findall(text) for v in versions.split("/")}
 
 
 def another_version(texts: Sequence[str], question: str) -> bool:
@@ -64,16 +66,15 @@ def another_version(texts: Sequence[str], question: str) -> bool:
     written, asked = _versions(" ".join(texts)), _versions(question)
     once = [(name, version) for name, version in asked if sum(n == name for n, _ in asked) == 1]
     return any(
-        (name, version) not in written and any(n == name and v != version for n, v in written)
-        for name, version in once
+        (name, version) not in written and any(n == name and v != version for n, v in written) for name, version in once
     )
 
 
-def lacks_asked_figure(stored: StoredIndex, chosen: Sequence[int], question: str, kind: str) -> bool:
-    """A question asking to count (its interrogative) whose answer's ``chosen`` sentences state no
-    figure of their own, or only another version's than the one it asks about. ``kind``: the question's
-    learned kind; a list question asks for items, not a count."""
-    if not _COUNT.search(question) or kind == "list":
-        return False
+def says_another_thing(stored: StoredIndex, chosen: Sequence[int], question: str, kind: str) -> bool:
+    """The answer's ``chosen`` sentences speak of another version than the one the question asks about,
+    or the question asks to count (its interrogative) and they state no figure of their own. ``kind``:
+    the question's learned kind; a list question asks for items, not a count."""
     texts = [render_sentence(stored, stored.sentences[s]) for s in chosen]  # a table row with its header
-    return not stated_figures(texts, question) or another_version(texts, question)
+    if another_version(texts, question):
+        return True
+    return bool(_COUNT.search(question)) and kind != "list" and not stated_figures(texts, question)
