@@ -203,10 +203,11 @@ class Engine:
             ranked = rank(self.model, examined)
             best, llm = [s for s, _ in ranked], self.generator if use_llm else None
             answers = bool(ranked)  # a question pointing at a part of the article that exists is about it
-            chosen = self.chosen(stored, examined, ranked) if answers else []
+            chosen: list[int] = []  # the answer's sentences, chosen once the gates let the question through
             if not examined.pointed:
                 decision = decide(self.model, examined, ranked)
                 answers, result.confidence = answers and decision.answers, round(decision.confidence, 4)
+                chosen = self.chosen(stored, examined, ranked) if answers else []
                 # no figure for a how-many question, or another version's: the paragraph asked about is missing
                 answers = answers and not says_another_thing(stored, chosen, query.text, learned_kind(examined.kinds))
                 if answers and llm is not None and llm.settings.check:
@@ -221,6 +222,7 @@ class Engine:
                 missing = unmentioned(query.text, examined.terms)
                 result.answer = decline_text(query.language, result.nearest_sections, missing)
             else:
+                chosen = chosen or self.chosen(stored, examined, ranked)
                 result.answer, result.citations = compose(stored, chosen, query.language, query.asked)
                 result.translated = query.language != "zh" and translated_line(stored, chosen) is not None
                 result.passages = cited_first(result.passages, stored, result.citations)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from decimal import Decimal
 
 from index.build.chunking import SECTION_SEPARATOR
 from index.build.store import Sentence, StoredIndex
@@ -191,10 +192,16 @@ def section_opening(stored: StoredIndex, sid: int) -> list[int]:
     return list_items(stored, sid)  # all in passages after its own: it ends its passage
 
 
+def _counts(stored: StoredIndex, sid: int) -> list[Decimal]:
+    """The plain numbers a sentence states: its counts ("三条经验", "三层关系")."""
+    stated = quantities(stored.sentence_text(stored.sentences[sid]))
+    return [q.value for q in stated if q.kind == "number" and q.value is not None]  # None only for a date
+
+
 def counted_paragraphs(stored: StoredIndex, sid: int) -> list[int]:
     """The first sentence of each of the N paragraphs after ``sid`` in its passage, when ``sid`` ends
     its paragraph and counts them with its one small number ("我总结了三条经验。" over 首先… 其次… 最后…)."""
-    counts = [q.value for q in quantities(stored.sentence_text(stored.sentences[sid])) if q.kind == "number"]
+    counts = _counts(stored, sid)
     own = stored.sentences_of(stored.sentences[sid].chunk)
     if len(counts) != 1 or not 2 <= counts[0] <= 9 or counts[0] != int(counts[0]):
         return []
@@ -345,7 +352,7 @@ def summed_list(stored: StoredIndex, sid: int) -> list[int]:
     lead = lead_in_of(stored, sid - 1) if sid - 1 in own and points_back(stored, sid) else None
     if lead is None or lead == sid - 1:
         return []
-    counts = [q.value for q in quantities(stored.sentence_text(stored.sentences[sid])) if q.kind == "number"]
+    counts = _counts(stored, sid)
     return list(range(lead, sid + 1)) if len(list_items(stored, lead)) in counts else []
 
 
