@@ -48,7 +48,7 @@ def english_opening(stored: StoredIndex, sentences: Sequence[int], question: str
     translated = translated_line(stored, sentences)
     if translated:
         return translated
-    if len(sentences) > 1 and stored.rendered is not None and any(stored.rendered[s] for s in sentences):
+    if len(sentences) > 1 and any(stored.reader_english(s) for s in sentences):
         return " ".join(filter(None, (english_opening(stored, [s], question) for s in sentences)))
     return english_line(question, english_units(stored, sentences), lexicon_of(stored))
 
@@ -84,7 +84,8 @@ def rendering(stored: StoredIndex, sid: int) -> str | None:
     source = stored.sentence_text(stored.sentences[sid])
     if in_english(stored, sid):
         return source
-    return with_source_names(source, stored.glosses[sid].strip()) if stored.rendered[sid] else None
+    english = stored.reader_english(sid)
+    return with_source_names(source, english.strip()) if english else None
 
 
 def in_english(stored: StoredIndex, sid: int) -> bool:
@@ -97,11 +98,11 @@ def in_english(stored: StoredIndex, sid: int) -> bool:
 def _rendered_header(stored: StoredIndex, sentence: Sentence) -> list[str] | None:
     """The cells of a table row's header row, as its verified rendering has them."""
     found = table_header(stored, sentence)
-    if found is None or stored.glosses is None or stored.rendered is None:
+    if found is None:
         return None
     for sid in stored.sentences_of(sentence.chunk):
-        if stored.sentence_text(stored.sentences[sid]) == found and stored.rendered[sid]:
-            return [c.strip() for c in stored.glosses[sid].split("|")]
+        if stored.sentence_text(stored.sentences[sid]) == found and (english := stored.reader_english(sid)):
+            return [c.strip() for c in english.split("|")]
     return None
 
 

@@ -28,8 +28,8 @@ from index.build.store import (
 from index.build.versions import check_index_folder, remove_abandoned_staging, write_version
 from index.config import IndexSettings
 from index.english.dictionary import GLOSSARY_FORMAT, build_glossary
-from index.english.renderings import read, sentence_key, sources, verified
-from index.english.view import english_texts, unrendered, view_digest
+from index.english.renderings import read, sentence_key, sources, view_and_shown
+from index.english.view import english_texts, shown_texts, unrendered, view_digest
 from index.errors import IndexLoadError
 from index.models import Chunk
 from index.text.tokens import TOKENIZER_VERSION, terms_digest
@@ -98,6 +98,7 @@ def _is_current(
     chunks: list[Chunk],
     sentences: list[Sentence],
     glosses: list[str],
+    shown: list[str],
 ) -> bool:
     """The live index already holds exactly these documents, chunks, sentences and glosses."""
     if previous is None:
@@ -112,7 +113,7 @@ def _is_current(
         and manifest.lexical_tokenizer == TOKENIZER_VERSION  # else store this tokenizer's BM25 index
         and manifest.glossary_format == GLOSSARY_FORMAT  # else make this format's glossary
         and manifest.terms_sha256 == terms_digest()  # …or one with these tech terms
-        and manifest.english_view_sha256 == view_digest(glosses)  # …or gloss them anew
+        and manifest.english_view_sha256 == view_digest(glosses, shown)  # …or gloss them anew
     )
 
 
@@ -143,12 +144,13 @@ def build_index(settings: IndexSettings, force: bool = False, progress: bool = T
     sentences = chunk_sentences(chunks)
     sentence_texts = [sentence_text(chunks, s) for s in sentences]
     made = sources(settings.corpus_dir, settings.index_dir)
-    rendered = {key: r.text for key, r in verified(made).items() if r.language == "en"}
-    glosses, is_rendering = english_texts([c.text for c in chunks], sentence_texts, rendered)
+    view, newest = ({k: r.text for k, r in found.items() if r.language == "en"} for found in view_and_shown(made))
+    glosses, is_rendering = english_texts([c.text for c in chunks], sentence_texts, view)
+    shown = shown_texts(sentence_texts, view, newest)
     tried = {r.key for path in made for r in read(path)}
     new_since = [key not in tried for key in map(sentence_key, sentence_texts)]
     glossed = unrendered(sentence_texts, new_since, "und") if tried else 0
-    if not force and _is_current(previous, corpus, chunks, sentences, glosses):
+    if not force and _is_current(previous, corpus, chunks, sentences, glosses, shown):
         seconds = time.perf_counter() - started
         return BuildResult(None, len(documents), len(chunks), len(sentences), 0, 0, seconds, glossed)
 
@@ -197,7 +199,7 @@ def build_index(settings: IndexSettings, force: bool = False, progress: bool = T
         vocabulary_sha256=vocabulary_sha256,
         glossary_format=GLOSSARY_FORMAT,
         terms_sha256=terms_digest(),
-        english_view_sha256=view_digest(glosses),
+        english_view_sha256=view_digest(glosses, shown),
     )
     path = write_version(
         settings.index_dir,
@@ -210,7 +212,7 @@ def build_index(settings: IndexSettings, force: bool = False, progress: bool = T
         background,
         settings.keep_versions,
         lexical=lexical,
-        english_view=(glosses, gloss_vectors, is_rendering),
+        english_view=(glosses, gloss_vectors, is_rendering, shown),
     )
     return BuildResult(
         path.name,

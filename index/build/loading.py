@@ -85,6 +85,8 @@ def load_version(path: Path, expected_embedder: str | None = None) -> StoredInde
             glosses, gloss_vectors = [str(g) for g in data["glosses"]], data["vectors"]
             # a version made before renderings were stored holds glosses only
             rendered = [bool(r) for r in data["rendered"]] if "rendered" in data else [False] * len(glosses)
+            # …and one made before readers were shown English of their own shows the view's
+            shown = [str(t) for t in data["shown"]] if "shown" in data else [""] * len(glosses)
     except PermissionError as error:
         raise IndexLoadError(permission_hint(error.filename or path)) from None
     except (
@@ -107,7 +109,7 @@ def load_version(path: Path, expected_embedder: str | None = None) -> StoredInde
         problems.append(f"{vectors.ntotal} vectors, {len(chunks)} chunks, manifest says {manifest.chunk_count}")
     if sentence_vectors.shape != (len(sentences), manifest.dim):
         problems.append(f"sentence vectors {sentence_vectors.shape} for {len(sentences)} sentences")
-    if gloss_vectors.shape != (len(sentences), manifest.dim) or len(glosses) != len(sentences):
+    if gloss_vectors.shape != (len(sentences), manifest.dim) or not len(glosses) == len(shown) == len(sentences):
         problems.append(f"English view {gloss_vectors.shape} for {len(sentences)} sentences")
     outside = _first_misplaced_sentence(sentences, chunks)
     if outside is not None:
@@ -133,6 +135,7 @@ def load_version(path: Path, expected_embedder: str | None = None) -> StoredInde
         glosses,
         gloss_vectors,
         rendered,
+        shown,
     )
 
 

@@ -167,6 +167,9 @@ class StoredIndex:
     glosses: list[str] | None = None
     gloss_vectors: np.ndarray | None = None
     rendered: list[bool] | None = None
+    # the English a reader is shown where it isn't the view's: a verified rendering by a method newer
+    # than the answer model's (renderings.view_and_shown); '' where it is the view's
+    shown: list[str] | None = None
 
     def __post_init__(self) -> None:
         import numpy as np
@@ -174,6 +177,15 @@ class StoredIndex:
         # first sentence of each chunk (sentences are stored in chunk order), for slicing
         starts = np.searchsorted([s.chunk for s in self.sentences], np.arange(len(self.chunks) + 1))
         self.sentence_starts = starts.astype(np.int64)
+
+    def reader_english(self, sid: int) -> str | None:
+        """The verified English rendering of a sentence a reader is shown: a newer method's (``shown``)
+        where there is one, else the view's; None for a gloss, which is no translation."""
+        if self.shown and self.shown[sid]:
+            return self.shown[sid]
+        return (
+            self.glosses[sid] if self.glosses is not None and self.rendered is not None and self.rendered[sid] else None
+        )
 
     @cached_property
     def english_view(self) -> str:

@@ -101,14 +101,14 @@ def write_version(
     background: Background,
     keep: int = 2,
     lexical: LexicalIndex | None = None,
-    english_view: tuple[list[str], np.ndarray, list[bool]] | None = None,
+    english_view: tuple[list[str], np.ndarray, list[bool], list[str]] | None = None,
 ) -> Path:
     """Write a complete version next to the live one, then switch CURRENT to it atomically.
 
     With ``lexical`` (BM25 over these chunks' passages), its files are stored too and the manifest
     says so; without it, the version is loaded as one built before they were stored. With
-    ``english_view`` (each sentence's English, its vector, and whether it is a verified rendering rather
-    than a gloss), it is stored too."""
+    ``english_view`` (each sentence's English, its vector, whether it is a verified rendering rather
+    than a gloss, and the English a reader is shown where it is another: '' where it isn't), it is stored too."""
     import faiss
     import numpy as np
 
@@ -137,12 +137,13 @@ def write_version(
     if lexical is not None:
         lexical.save(staging)
     if english_view is not None:
-        glosses, gloss_vectors, rendered = english_view
+        glosses, gloss_vectors, rendered, shown = english_view
         np.savez(
             staging / ENGLISH_VIEW,
             glosses=np.array(glosses, dtype=str),
             vectors=gloss_vectors,
             rendered=np.array(rendered, dtype=bool),
+            shown=np.array(shown, dtype=str),
         )
     (staging / MANIFEST).write_text(manifest.model_dump_json(indent=2), encoding="utf-8")
     (staging / STAGING_LOCK).unlink()

@@ -44,6 +44,9 @@ _LATIN_NAME = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9.+\-]*[A-Za-z0-9+]|
 # the instructions enrich gives the model (index/generate/enrich.py), echoed back instead of a translation
 _PROMPT_ECHO = re.compile(r"had these problems|not to translate|output only the", re.IGNORECASE)
 _IMPERATIVE = "别不要勿莫"  # what 千万 goes before as an adverb
+# the newest rendering method (enrich's PROMPT_VERSION) the answer model's English view was made with when
+# it was trained: a newer method changes what a reader is shown, not what the model reads (view_and_shown)
+VIEW_METHOD = 7
 # an English rendering is about 1.5–4 times as many characters as its Chinese source
 LENGTH_RATIO = (0.8, 7.0)
 
@@ -212,15 +215,26 @@ def sources(corpus_dir: Path, index_dir: Path | None = None) -> list[Path]:
     return [*found, index_dir / CACHE_FILE] if index_dir is not None else found
 
 
-def verified(paths: Iterable[Path]) -> dict[str, Rendering]:
+def verified(paths: Iterable[Path], up_to: int | None = None, after: int | None = None) -> dict[str, Rendering]:
     """The rendering of each sentence key that passes the checks as they are now (a later file's or
-    line's wins): a better check applies to renderings made before it, without the model."""
+    line's wins): a better check applies to renderings made before it, without the model. Only those
+    made by a method (prompt version) ``up_to`` that one, or ``after`` it, when given."""
     found: dict[str, Rendering] = {}
     for path in paths:
         for rendering in read(path):
+            if (up_to is not None and rendering.prompt > up_to) or (after is not None and rendering.prompt <= after):
+                continue
             if rendering.text and not problems(rendering.source, rendering.text, rendering.language):
                 found[rendering.key] = rendering
     return found
+
+
+def view_and_shown(paths: Sequence[Path]) -> tuple[dict[str, Rendering], dict[str, Rendering]]:
+    """Of each sentence key, the verified rendering the English view reads and the one a reader is
+    shown. The view takes one made by a method the answer model was trained on (VIEW_METHOD) where
+    there is one, else the newest; the reader always the newest."""
+    known, newer = verified(paths, up_to=VIEW_METHOD), verified(paths, after=VIEW_METHOD)
+    return newer | known, known | newer
 
 
 class Writer:
@@ -246,16 +260,17 @@ class Writer:
         self.close()
 
 
-def write_file(target: Path, keys: Sequence[str], renderings: Mapping[str, Rendering]) -> int:
-    """The renderings of ``keys`` (those there are, in that order) as the whole of ``target``,
-    replaced at once (a reader never sees half a file); returns how many were written."""
+def write_file(target: Path, keys: Sequence[str], *renderings: Mapping[str, Rendering]) -> int:
+    """The renderings of ``keys`` (those there are, in that order; of each key, those of every mapping
+    that differ, in the mappings' order) as the whole of ``target``, replaced at once (a reader never
+    sees half a file); returns how many were written."""
     tmp = target.with_suffix(".tmp")
     tmp.unlink(missing_ok=True)
     written = 0
     with Writer(tmp) as writer:
         for key in keys:
-            if key in renderings:
-                writer.write(renderings[key])
+            for rendering in {m[key].model_dump_json(): m[key] for m in renderings if key in m}.values():
+                writer.write(rendering)
                 written += 1
     tmp.replace(target)
     return written
@@ -267,6 +282,7 @@ __all__ = [
     "NAME_MISSING",
     "PERSON_MISSING",
     "SIDECAR_SUFFIX",
+    "VIEW_METHOD",
     "Rendering",
     "Writer",
     "names",
@@ -277,5 +293,6 @@ __all__ = [
     "spoken",
     "target_language",
     "verified",
+    "view_and_shown",
     "write_file",
 ]

@@ -53,15 +53,30 @@ def english_texts(
     return texts, flags
 
 
+def shown_texts(sentences: Sequence[str], rendered: Mapping[str, str], newest: Mapping[str, str]) -> list[str]:
+    """Each sentence's English for a reader where it isn't the view's (``rendered``): the ``newest``
+    method's verified rendering (renderings.view_and_shown), else ''."""
+    found = []
+    for sentence in sentences:
+        key = sentence_key(sentence)
+        text = newest.get(key, "")
+        found.append("" if text == rendered.get(key) else text)
+    return found
+
+
 def unrendered(sentences: Sequence[str], missing: Sequence[bool], document_language: str = "zh") -> int:
     """How many of the sentences that want an English rendering (Chinese ones) are ``missing`` one."""
     wanted = (target_language(s, document_language) == "en" for s in sentences)
     return sum(1 for want, lacks in zip(wanted, missing, strict=True) if want and lacks)
 
 
-def view_digest(glosses: Sequence[str]) -> str:
-    """What the stored view was made from: a build whose glosses differ embeds the changed ones."""
+def view_digest(glosses: Sequence[str], shown: Sequence[str] = ()) -> str:
+    """What the stored view was made from: a build whose glosses differ embeds the changed ones; one
+    whose English for readers (``shown``: '' where it is the view's) differs stores it."""
     digest = hashlib.sha256(f"{ENGLISH_VIEW_FORMAT}\n".encode())
     for gloss in glosses:
         digest.update(gloss.encode() + b"\n")
+    if any(shown):  # a view with nothing of its own to show keeps the digest it had
+        for text in shown:
+            digest.update(b"shown\n" + text.encode() + b"\n")
     return digest.hexdigest()

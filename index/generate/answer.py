@@ -68,14 +68,13 @@ def generated(
 def passage_english(stored: StoredIndex, passages: Sequence[Passage]) -> dict[str, str]:
     """The verified English of each of ``passages``, by chunk id: its sentences' renderings in order,
     where every sentence of it has one (a gloss would read as the article's English)."""
-    if stored.glosses is None or stored.rendered is None:
-        return {}
     found = {}
     for passage in passages:
         position = stored.chunk_positions.get(passage.chunk_id)
         own = stored.sentences_of(position) if position is not None else range(0)
-        if own and all(stored.rendered[s] for s in own):
-            found[passage.chunk_id] = " ".join(stored.glosses[s] for s in own)
+        english = [stored.reader_english(s) for s in own]
+        if english and all(english):
+            found[passage.chunk_id] = " ".join(filter(None, english))
     return found
 
 

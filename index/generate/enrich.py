@@ -8,9 +8,11 @@ language (the project's own 600 亿美元 → US$60 billion), then every renderi
 (index.english.renderings.problems); a failed one is asked again alone, with its paragraph as
 context and its problems named; failing again, it is asked clause by clause without its paragraph
 (a long sentence the model cut short, a number it borrowed from the paragraph), and if that fails
-too its sentence keeps the word-for-word gloss. A verified rendering is never made again; a failed
-one is, when the method (PROMPT_VERSION) is newer than the one that failed. Every ask is greedy:
-the checks are necessary, not sufficient, and sampled drafts pass them with wrong meanings.
+too its sentence keeps the word-for-word gloss. A verified rendering is made again only when every
+sentence is asked differently since (REMADE_BEFORE), and the older one ships beside the new: the answer
+model's English view reads the method it was trained on (renderings.VIEW_METHOD), a reader the newest.
+A failed one is made again when the method (PROMPT_VERSION) is newer than the one that failed. Every
+ask is greedy: the checks are necessary, not sufficient, and sampled drafts pass them with wrong meanings.
 Each result is written as soon as it is made: a killed run loses at most the paragraph in hand, and
 the next run renders only what lacks a rendering by this model and prompt.
 """
@@ -45,6 +47,7 @@ from index.english.renderings import (
     sentence_key,
     sources,
     target_language,
+    view_and_shown,
     write_file,
 )
 from index.errors import GenerationError, UsageError
@@ -54,8 +57,12 @@ from index.generate.translator import Item, Translator, marked, opening_names
 # 3: a sentence failing twice is asked clause by clause; 4: one that drops only the names it opens with
 # is asked again with the reply begun with them; 5: a list item is asked without its mark; 6: a rendering
 # names the people its sentence names in Chinese (renderings.PERSON_MISSING); 7: those people are handed
-# to the model by their English names, as amounts are
-PROMPT_VERSION = 7
+# to the model by their English names, as amounts are; 8: asked for meaning, not word by word, after a worked
+# example, the corpus's own names for its terms handed over in English (every sentence asked anew)
+PROMPT_VERSION = 8
+# a rendering made by a prompt older than this is made again, verified or not: every sentence is asked
+# differently since; until its new one passes the checks, the older verified one stays in use
+REMADE_BEFORE = 8
 
 
 @dataclass
@@ -181,7 +188,9 @@ def enrich(
     # today's checks first: what they verify is not asked again, what they refuse since is
     repaired = _repair_kept(settings, paragraphs, model, lexicon)
     latest = {(r.key, r.model): r for path in sources(settings.corpus_dir, settings.index_dir) for r in read(path)}
-    done = {pair for pair, r in latest.items() if r.verified or r.prompt >= PROMPT_VERSION}
+    done = {
+        pair for pair, r in latest.items() if r.prompt >= REMADE_BEFORE and (r.verified or r.prompt >= PROMPT_VERSION)
+    }
     wanted = [[i for i in p if (i.key, model) not in done] for p in paragraphs]
     result = EnrichResult(sentences=sum(len(p) for p in paragraphs), repaired=repaired)
     result.reused = result.sentences - sum(len(p) for p in wanted)
@@ -195,7 +204,7 @@ def enrich(
                 client = chat_client(llm)
             except LocalModelError as error:
                 raise UsageError(str(error)) from None
-        translator = Translator(client, llm)
+        translator = Translator(client, llm, own_names(texts))
         bar = _bar(sum(len(p) for p in todo)) if progress else None
         try:
             with Writer(cache) as writer:
@@ -251,8 +260,11 @@ def _repair_kept(settings: IndexSettings, paragraphs: list[list[Item]], model: s
 
 
 def _write_sidecars(settings: IndexSettings, documents: Sequence[Document], paragraphs: list[list[Item]]) -> list[Path]:
-    """Each document's renderings (the latest of each of its sentences) in ``<document>.renderings.jsonl``."""
-    latest = {r.key: r for path in sources(settings.corpus_dir, settings.index_dir) for r in read(path)}
+    """Each document's renderings in ``<document>.renderings.jsonl``: of each sentence the one its English
+    view reads (renderings.view_and_shown), then the latest that passes today's checks, else its latest."""
+    paths = sources(settings.corpus_dir, settings.index_dir)
+    view, shown = view_and_shown(paths)
+    latest = {r.key: r for path in paths for r in read(path)} | shown
     written = []
     for doc in documents:
         keys = [i.key for p in paragraphs for i in p if i.document == doc.path]
@@ -260,7 +272,7 @@ def _write_sidecars(settings: IndexSettings, documents: Sequence[Document], para
         target = path.with_name(path.name[: -len(path.suffix)] + SIDECAR_SUFFIX)
         if not any(k in latest for k in keys):
             continue
-        write_file(target, keys, latest)
+        write_file(target, keys, view, latest)
         written.append(target)
     return written
 

@@ -7,8 +7,8 @@ import dataclasses
 import re
 
 from index.answer.compose import compose
-from index.answer.english_line import english_opening, in_english, translated_line
-from index.english.renderings import sentence_key, verified
+from index.answer.english_line import english_opening, in_english, rendering, translated_line
+from index.english.renderings import VIEW_METHOD, sentence_key, verified, view_and_shown, with_source_names
 from index.english.view import sentence_glosses
 from tests.index.support import CORPUS
 
@@ -25,7 +25,7 @@ def test_an_english_answer_opens_with_the_verified_translation(engine) -> None: 
     shipped = {r.text for r in verified(CORPUS.glob("*.renderings.jsonl")).values()}
     # its sentences' verified renderings, one after another (a neighbour may join the best sentence)
     assert result.translated and any(opening.startswith(text) for text in shipped), opening
-    assert "US$15" in opening and not CJK.search(opening)
+    assert "$15" in opening and not CJK.search(opening)
     assert "Translated from the Chinese original" in result.answer and "15 美元" in result.answer
 
 
@@ -91,3 +91,19 @@ def test_an_answer_quoting_the_article_s_english_quotes_it_once(engine) -> None:
     answer, citations = compose(stored, [quote], "en", "What did they post on arXiv?")
     assert answer.startswith("The article says: “") and "Chinese original" not in answer
     assert answer.count("We posted to the arXiv") == 1 and citations
+
+
+def test_a_reader_is_shown_the_newer_rendering_the_model_reads_the_one_it_was_trained_with(engine) -> None:  # type: ignore[no-untyped-def]
+    """The shipped article has renderings by a method newer than the answer model's (VIEW_METHOD): its
+    English view, which the scorer and the gates read, keeps the older ones; an asker reads the newer."""
+    stored = engine.snapshot.stored
+    view, shown = view_and_shown(list(CORPUS.glob("*.renderings.jsonl")))
+    newer = [i for i, text in enumerate(stored.shown) if text]
+    assert newer and all(
+        shown[sentence_key(stored.sentence_text(stored.sentences[i]))].prompt > VIEW_METHOD for i in newer
+    )
+    for sid in newer:
+        key = sentence_key(stored.sentence_text(stored.sentences[sid]))
+        assert stored.glosses[sid] == view[key].text != stored.shown[sid] == shown[key].text
+        source = stored.sentence_text(stored.sentences[sid])
+        assert rendering(stored, sid) == with_source_names(source, stored.shown[sid])

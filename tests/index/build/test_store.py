@@ -213,7 +213,7 @@ def _version_parts(stored):  # type: ignore[no-untyped-def]
 
 
 def _english_view(stored):  # type: ignore[no-untyped-def]
-    return (stored.glosses, stored.gloss_vectors, stored.rendered)
+    return (stored.glosses, stored.gloss_vectors, stored.rendered, stored.shown)
 
 
 def test_write_version_switches_atomically_and_prunes(built_index, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -239,6 +239,19 @@ def test_write_version_switches_atomically_and_prunes(built_index, tmp_path: Pat
     assert np.array_equal(reloaded.sentence_vectors, stored.sentence_vectors)
     assert reloaded.glossary == stored.glossary
     assert reloaded.glosses == stored.glosses and np.array_equal(reloaded.gloss_vectors, stored.gloss_vectors)
+    assert reloaded.shown == stored.shown and len(reloaded.shown) == len(stored.sentences)
+
+
+def test_a_version_stored_before_readers_had_english_of_their_own_shows_the_view_s(built_index, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    stored = load_current(built_index.index_dir)
+    path = write_version(tmp_path / "index", *_version_parts(stored), english_view=_english_view(stored))
+    with np.load(path / ENGLISH_VIEW) as data:
+        older = {name: data[name] for name in ("glosses", "vectors", "rendered")}
+    np.savez(path / ENGLISH_VIEW, **older)
+    reloaded = load_current(tmp_path / "index")
+    assert reloaded.shown == [""] * len(stored.sentences)
+    sid = next(i for i, flag in enumerate(reloaded.rendered) if flag)
+    assert reloaded.reader_english(sid) == reloaded.glosses[sid]
 
 
 def test_a_version_written_without_an_english_view_asks_to_be_built_again(built_index, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

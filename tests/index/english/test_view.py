@@ -22,5 +22,12 @@ def test_the_digest_changes_with_any_gloss_and_keeps_their_order() -> None:
     assert view_digest([]) != view_digest([""])
 
 
+def test_the_digest_covers_what_readers_are_shown_and_stays_without_it() -> None:
+    glosses = ["price rise", "Cursor"]
+    assert view_digest(glosses, ["", ""]) == view_digest(glosses)  # an index built before keeps its digest
+    shown = view_digest(glosses, ["prices rose", ""])
+    assert shown != view_digest(glosses) and shown != view_digest(glosses, ["", "prices rose"])
+
+
 def test_the_view_is_for_questions_not_in_the_corpus_language() -> None:
     assert reads_view("en") and reads_view("ja") and not reads_view("zh")

@@ -17,9 +17,18 @@ import pytest
 from index.build.builder import build_index
 from index.build.loading import load_current
 from index.config import load_settings
-from index.english.renderings import CACHE_FILE, PERSON_MISSING, SIDECAR_SUFFIX, problems, read, sentence_key
+from index.english.renderings import (
+    CACHE_FILE,
+    PERSON_MISSING,
+    SIDECAR_SUFFIX,
+    VIEW_METHOD,
+    problems,
+    read,
+    sentence_key,
+)
 from index.errors import GenerationError, UsageError
-from index.generate.enrich import PROMPT_VERSION, corpus_paragraphs, enrich
+from index.generate import enrich as enrich_module
+from index.generate.enrich import PROMPT_VERSION, REMADE_BEFORE, corpus_paragraphs, enrich
 from index.generate.settings import LLMSettings
 from tests.fakeopenai import FakeOpenAI, Reply
 from tests.index.support import REPO
@@ -122,14 +131,31 @@ def test_a_sentence_failing_twice_is_asked_clause_by_clause(tmp_path: Path) -> N
     assert clauses.startswith("1. ") and "\n2. " in clauses and "试验文章" not in clauses  # no paragraph to borrow from
 
 
-def test_a_failed_rendering_is_made_again_by_a_newer_method_a_verified_one_never(corpus: Path, tmp_path: Path) -> None:
+def test_a_failed_rendering_is_made_again_by_a_newer_method_a_verified_one_never(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _run(corpus, tmp_path, Translator(hopeless=("握有",)))
     cache = tmp_path / "index" / CACHE_FILE
-    older = [r.model_copy(update={"prompt": PROMPT_VERSION - 1}) for r in read(cache)]
-    cache.write_text("".join(r.model_dump_json() + "\n" for r in older), encoding="utf-8")
+    assert {r.prompt for r in read(cache)} == {PROMPT_VERSION}
+    monkeypatch.setattr(enrich_module, "PROMPT_VERSION", PROMPT_VERSION + 1)  # a retry refined since
     again, requests = _run(corpus, tmp_path, Translator())
     assert again.reused == again.sentences - 1 and again.verified == 1  # only the one that failed
     assert "握有" in requests[0].json["messages"][-1]["content"]
+
+
+def test_every_rendering_of_an_older_way_of_asking_is_made_again_its_verified_one_kept_till_then(
+    corpus: Path, tmp_path: Path
+) -> None:
+    _run(corpus, tmp_path, Translator())
+    cache = tmp_path / "index" / CACHE_FILE
+    older = [r.model_copy(update={"prompt": REMADE_BEFORE - 1}) for r in read(cache)]
+    cache.write_text("".join(r.model_dump_json() + "\n" for r in older), encoding="utf-8")
+    again, _ = _run(corpus, tmp_path, Translator(hopeless=("握有",)), beside_corpus=True)
+    assert again.reused == 0 and again.verified == again.sentences - 1 and again.failed == 1
+    shipped = {r.source: r for r in read(corpus / f"doc{SIDECAR_SUFFIX}")}
+    held = shipped["马斯克握有 600 亿美元收购 Cursor 的优先权。"]
+    assert held.verified and held.prompt == REMADE_BEFORE - 1  # the remade one failed: the older one ships
+    assert {r.prompt for r in shipped.values()} == {REMADE_BEFORE - 1, PROMPT_VERSION}
 
 
 def test_a_failed_rendering_that_today_s_checks_pass_is_verified_without_the_model(
@@ -189,6 +215,40 @@ def test_renderings_ship_beside_the_corpus_and_the_build_uses_them(corpus: Path,
     (corpus / "doc.txt").write_text(DOC + "\n新加的一句话。\n", encoding="utf-8")
     summary = build_index(settings, progress=False).summary(settings.index_dir)
     assert "1 sentences are new since enrich" in summary
+
+
+class Rephrased(Translator):
+    """Renders as Translator does, each line ending in another word: another method's wording."""
+
+    def __call__(self, payload: dict) -> str:
+        return "\n".join(f"{line} anew" for line in super().__call__(payload).splitlines())
+
+
+@pytest.mark.model
+def test_a_newer_method_s_renderings_are_shown_while_the_view_keeps_the_model_s(corpus: Path, tmp_path: Path) -> None:
+    """The answer model learned the English view of renderings by VIEW_METHOD or older: renderings made
+    again by a newer method ship beside those, readers are shown them, the view stays as it was."""
+    _run(corpus, tmp_path, Translator())
+    cache = tmp_path / "index" / CACHE_FILE
+    known = [r.model_copy(update={"prompt": VIEW_METHOD}) for r in read(cache)]
+    cache.write_text("".join(r.model_dump_json() + "\n" for r in known), encoding="utf-8")
+    _run(corpus, tmp_path, Rephrased(hopeless=("握有",)), beside_corpus=True)
+    shipped = list(read(corpus / f"doc{SIDECAR_SUFFIX}"))
+    assert {r.prompt for r in shipped} == {VIEW_METHOD, PROMPT_VERSION}
+    cache.unlink()  # the sidecar alone is enough
+    settings = _settings(corpus, tmp_path)
+    build_index(settings, progress=False)
+    stored = load_current(settings.index_dir)
+    assert stored.shown is not None and stored.glosses is not None
+    by_text = {stored.sentence_text(s): i for i, s in enumerate(stored.sentences)}
+    older = {r.source: r.text for r in known}
+    sid = by_text["Cursor 用了 100 万个 H100 等效算力。"]
+    assert stored.glosses[sid] == older["Cursor 用了 100 万个 H100 等效算力。"]  # what the model reads
+    assert stored.shown[sid] == f"{stored.glosses[sid]} anew" == stored.reader_english(sid)
+    held = by_text["马斯克握有 600 亿美元收购 Cursor 的优先权。"]  # made again and refused: the older one all along
+    assert (
+        stored.shown[held] == "" and stored.reader_english(held) == older["马斯克握有 600 亿美元收购 Cursor 的优先权。"]
+    )
 
 
 def test_sentences_already_in_the_other_language_are_not_rendered(tmp_path: Path) -> None:
@@ -391,3 +451,26 @@ def test_the_people_the_dictionary_knows_are_handed_over_by_their_english_names(
     _, requests = _run(corpus, tmp_path, Translator())
     asked = "\n".join(r.json["messages"][-1]["content"] for r in requests)
     assert "Elon Musk 握有" in asked and "马斯克" not in asked
+
+
+def test_the_terms_the_corpus_names_itself_are_handed_over_by_those_names(tmp_path: Path) -> None:
+    """月之暗面（Moonshot） was read as "the dark side of the moon (Moonshot)": the corpus's own English name
+    for a term goes to the model in its place, bracketed or not; an all-capital one (an abbreviation
+    that may name only the term's end) does not."""
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    doc = "标题\n\n模型用的是月之暗面（Moonshot）的底座。月之暗面开源了它。\n\n"
+    doc += "阶段二：大规模强化学习（RL）。大规模强化学习很贵。\n"
+    (folder / "doc.txt").write_text(doc, encoding="utf-8")
+    _, requests = _run(folder, tmp_path, Translator())
+    asked = "\n".join(r.json["messages"][-1]["content"] for r in requests)
+    assert "月之暗面" not in asked and "用的是 Moonshot 的底座" in asked and "Moonshot 开源了它" in asked
+    assert "大规模强化学习（RL）" in asked and "大规模强化学习很贵" in asked
+
+
+def test_the_model_is_shown_a_worked_example_before_it_is_asked(corpus: Path, tmp_path: Path) -> None:
+    _, requests = _run(corpus, tmp_path, Translator())
+    roles = [m["role"] for m in requests[0].json["messages"]]
+    assert roles == ["system", "user", "assistant", "user"]
+    example = requests[0].json["messages"][1]["content"]
+    assert example.startswith("1. ") and not any(line in DOC for line in example.splitlines())
