@@ -65,7 +65,7 @@ local-model: $(LOCAL_STAMP)  ## download and verify the local model (about 1.1 G
 
 # Spend the model once per corpus: every sentence rendered in the other language and checked (the question
 # path never generates). Resumable and incremental: run it again after a kill or an edit of the corpus.
-enrich: local-model  ## render corpus/ in English with the local model (~5 min) → corpus/*.renderings.jsonl
+enrich: local-model  ## render corpus/ in English with the local model (~5 min) → corpus/*.renderings.jsonl (what index/data/renderings.jsonl lacks)
 	HF_HUB_OFFLINE=1 LLM_MODEL=gguf:$(LOCAL_MODEL) nice -n 10 $(PY) -m index enrich --beside-corpus
 
 enrich-public: local-model  ## the same for XQuAD's 36 articles (~1 h) → index/data/xquad_renderings.jsonl

@@ -147,9 +147,12 @@ def build_index(settings: IndexSettings, force: bool = False, progress: bool = T
     view, newest = ({k: r.text for k, r in found.items() if r.language == "en"} for found in view_and_shown(made))
     glosses, is_rendering = english_texts([c.text for c in chunks], sentence_texts, view)
     shown = shown_texts(sentence_texts, view, newest)
+    # sentences enrich never saw, once it has rendered this corpus (the package's own renderings say nothing
+    # of that, but cover the sentences they hold)
+    enriched = any(True for path in sources(settings.corpus_dir, settings.index_dir, shipped=False) for _ in read(path))
     tried = {r.key for path in made for r in read(path)}
     new_since = [key not in tried for key in map(sentence_key, sentence_texts)]
-    glossed = unrendered(sentence_texts, new_since, "und") if tried else 0
+    glossed = unrendered(sentence_texts, new_since, "und") if enriched else 0
     if not force and _is_current(previous, corpus, chunks, sentences, glosses, shown):
         seconds = time.perf_counter() - started
         return BuildResult(None, len(documents), len(chunks), len(sentences), 0, 0, seconds, glossed)

@@ -9,8 +9,9 @@ unit, bound), every Latin-script name or code of the source is in it, no Chinese
 English one (none but a quoted Chinese term), and its length is that of a translation. A failed
 sentence keeps its word-for-word gloss.
 
-Where renderings are read: ``<document>.renderings.jsonl`` beside a corpus's documents (shipped
-with the bundled article), and ``renderings.jsonl`` in the index folder (what ``enrich`` makes).
+Where renderings are read: the package's own (``index/data/renderings.jsonl``: the bundled
+article's, for any corpus that holds its sentences), ``<document>.renderings.jsonl`` beside a
+corpus's documents, and ``renderings.jsonl`` in the index folder (what ``enrich`` makes).
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ from index.text.numbers import MONTHS, Quantity, identifiers
 
 SIDECAR_SUFFIX = ".renderings.jsonl"
 CACHE_FILE = "renderings.jsonl"
+# the renderings the package ships, keyed by content: the bundled article's sentences rendered once, and
+# used wherever they are indexed (`--corpus` on a copy of the article reads them as corpus/ does)
+SHIPPED = Path(__file__).resolve().parents[1] / "data" / CACHE_FILE
 _HAN = re.compile(r"[\u3400-\u9fff]")
 # two of problems()' findings, which enrich acts on: it glosses Chinese left, re-asks a dropped name
 NAME_MISSING = "name missing: "
@@ -209,10 +213,12 @@ def read(path: Path) -> Iterator[Rendering]:
             continue
 
 
-def sources(corpus_dir: Path, index_dir: Path | None = None) -> list[Path]:
-    """Where a corpus's renderings are: the sidecars beside its documents, then the index's own file."""
+def sources(corpus_dir: Path, index_dir: Path | None = None, shipped: bool = True) -> list[Path]:
+    """Where a corpus's renderings are, a later one's winning: the package's (SHIPPED, unless not
+    ``shipped``), the sidecars beside its documents, then the index's own file."""
     found = sorted(corpus_dir.rglob(f"*{SIDECAR_SUFFIX}")) if corpus_dir.is_dir() else []
-    return [*found, index_dir / CACHE_FILE] if index_dir is not None else found
+    own = [*found, index_dir / CACHE_FILE] if index_dir is not None else found
+    return [SHIPPED, *own] if shipped else own
 
 
 def verified(paths: Iterable[Path], up_to: int | None = None, after: int | None = None) -> dict[str, Rendering]:
@@ -281,6 +287,7 @@ __all__ = [
     "CHINESE_LEFT",
     "NAME_MISSING",
     "PERSON_MISSING",
+    "SHIPPED",
     "SIDECAR_SUFFIX",
     "VIEW_METHOD",
     "Rendering",

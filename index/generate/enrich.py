@@ -39,6 +39,7 @@ from index.english.renderings import (
     CACHE_FILE,
     CHINESE_LEFT,
     NAME_MISSING,
+    SHIPPED,
     SIDECAR_SUFFIX,
     Rendering,
     Writer,
@@ -261,16 +262,19 @@ def _repair_kept(settings: IndexSettings, paragraphs: list[list[Item]], model: s
 
 def _write_sidecars(settings: IndexSettings, documents: Sequence[Document], paragraphs: list[list[Item]]) -> list[Path]:
     """Each document's renderings in ``<document>.renderings.jsonl``: of each sentence the one its English
-    view reads (renderings.view_and_shown), then the latest that passes today's checks, else its latest."""
+    view reads (renderings.view_and_shown), then the latest that passes today's checks, else its latest;
+    none the package ships already (renderings.SHIPPED)."""
     paths = sources(settings.corpus_dir, settings.index_dir)
     view, shown = view_and_shown(paths)
     latest = {r.key: r for path in paths for r in read(path)} | shown
+    shipped = {r.model_dump_json() for r in read(SHIPPED)}
+    view, latest = ({k: r for k, r in m.items() if r.model_dump_json() not in shipped} for m in (view, latest))
     written = []
     for doc in documents:
         keys = [i.key for p in paragraphs for i in p if i.document == doc.path]
         path = settings.corpus_dir / doc.path
         target = path.with_name(path.name[: -len(path.suffix)] + SIDECAR_SUFFIX)
-        if not any(k in latest for k in keys):
+        if not any(k in latest or k in view for k in keys):
             continue
         write_file(target, keys, view, latest)
         written.append(target)

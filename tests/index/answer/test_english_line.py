@@ -1,5 +1,5 @@
 """index/answer/english_line.py on the real index: an English asker's answer opens with the cited
-sentences' verified translations (shipped beside the corpus), else with their word-for-word line."""
+sentences' verified translations (shipped with the package), else with their word-for-word line."""
 
 from __future__ import annotations
 
@@ -8,9 +8,8 @@ import re
 
 from index.answer.compose import compose
 from index.answer.english_line import english_opening, in_english, rendering, translated_line
-from index.english.renderings import VIEW_METHOD, sentence_key, verified, view_and_shown, with_source_names
+from index.english.renderings import SHIPPED, VIEW_METHOD, sentence_key, verified, view_and_shown, with_source_names
 from index.english.view import sentence_glosses
-from tests.index.support import CORPUS
 
 CJK = re.compile(r"[\u3400-\u9fff]")
 
@@ -22,7 +21,7 @@ def _sentence(stored, text: str) -> int:  # type: ignore[no-untyped-def]
 def test_an_english_answer_opens_with_the_verified_translation(engine) -> None:  # type: ignore[no-untyped-def]
     result = engine.ask("How much does Composer 2.5 Fast cost?")
     opening = result.answer.split("\n")[0]
-    shipped = {r.text for r in verified(CORPUS.glob("*.renderings.jsonl")).values()}
+    shipped = {r.text for r in verified([SHIPPED]).values()}
     # its sentences' verified renderings, one after another (a neighbour may join the best sentence)
     assert result.translated and any(opening.startswith(text) for text in shipped), opening
     assert "$15" in opening and not CJK.search(opening)
@@ -52,7 +51,7 @@ def _rendered_chinese(stored) -> list[int]:  # type: ignore[no-untyped-def]
 
 def test_no_translation_unless_every_sentence_has_one(engine) -> None:  # type: ignore[no-untyped-def]
     stored = engine.snapshot.stored
-    have = verified(CORPUS.glob("*.renderings.jsonl"))
+    have = verified([SHIPPED])
     texts = [stored.sentence_text(s) for s in stored.sentences]
     rendered = [i for i, t in enumerate(texts) if sentence_key(t) in have and have[sentence_key(t)].language == "en"]
     assert rendered and translated_line(stored, rendered[:1]) is not None
@@ -97,7 +96,7 @@ def test_a_reader_is_shown_the_newer_rendering_the_model_reads_the_one_it_was_tr
     """The shipped article has renderings by a method newer than the answer model's (VIEW_METHOD): its
     English view, which the scorer and the gates read, keeps the older ones; an asker reads the newer."""
     stored = engine.snapshot.stored
-    view, shown = view_and_shown(list(CORPUS.glob("*.renderings.jsonl")))
+    view, shown = view_and_shown([SHIPPED])
     newer = [i for i, text in enumerate(stored.shown) if text]
     assert newer and all(
         shown[sentence_key(stored.sentence_text(stored.sentences[i]))].prompt > VIEW_METHOD for i in newer

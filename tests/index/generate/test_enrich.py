@@ -20,6 +20,7 @@ from index.config import load_settings
 from index.english.renderings import (
     CACHE_FILE,
     PERSON_MISSING,
+    SHIPPED,
     SIDECAR_SUFFIX,
     VIEW_METHOD,
     problems,
@@ -249,6 +250,21 @@ def test_a_newer_method_s_renderings_are_shown_while_the_view_keeps_the_model_s(
     assert (
         stored.shown[held] == "" and stored.reader_english(held) == older["马斯克握有 600 亿美元收购 Cursor 的优先权。"]
     )
+
+
+def test_no_sidecar_repeats_what_the_package_ships(tmp_path: Path) -> None:
+    """A corpus holding the bundled article's sentences reads their renderings from the package
+    (renderings.SHIPPED); another model's renderings of them go beside it, the package's don't."""
+    from tests.index.support import ARTICLE
+
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    (folder / "article.txt").write_bytes(ARTICLE.read_bytes())
+    result, _ = _run(folder, tmp_path, Translator(), beside_corpus=True)
+    shipped = {r.model_dump_json() for r in read(SHIPPED)}
+    beside = list(read(folder / f"article{SIDECAR_SUFFIX}"))
+    assert result.written and len(beside) == result.verified  # this model's verified ones (the package has the rest)
+    assert all(r.model == "fake-translator" and r.model_dump_json() not in shipped for r in beside)
 
 
 def test_sentences_already_in_the_other_language_are_not_rendered(tmp_path: Path) -> None:
