@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from index.config import load_settings
-from index.english.renderings import CACHE_FILE, read, write_file
+from index.english.renderings import CACHE_FILE, read, view_and_shown, write_file
 from index.evaluate import public
 from index.generate.enrich import EnrichResult, corpus_paragraphs, enrich
 from index.generate.settings import LLMSettings
@@ -26,8 +26,9 @@ def enrich_public(
     output: Path | None = None,
     say: Callable[[str], None] = print,
 ) -> EnrichResult:
-    """Render every sentence of the public set ``name`` (resumable in ``work``), then write all of
-    its renderings, verified or not, to ``output`` (the package's file by default)."""
+    """Render every sentence of the public set ``name`` (resumable in ``work``), then write its
+    renderings, verified or not, to ``output`` (the package's file by default): of each sentence the
+    one the English view reads and the newest, as a corpus's sidecar holds them."""
     if name not in SETS:
         raise ValueError(f"unknown public set {name!r}; one of: {', '.join(SETS)}")
     folder = folder or public.public_dir()
@@ -36,11 +37,15 @@ def enrich_public(
     corpus = public.write_corpus(whole, work / name / "corpus")
     settings = load_settings(corpus_dir=corpus, index_dir=work / name / "index")
     result = enrich(settings, llm, say=say)
-    made = {r.key: r for r in read(settings.index_dir / CACHE_FILE)}
     keys = [i.key for p in corpus_paragraphs(settings) for i in p]
     target = output or SETS[name]
-    written = write_file(target, keys, made)
-    say(f"{written} of {len(keys)} sentences' renderings → {target}")
+    # the renderings the English view was trained on stay beside a newer method's (renderings.view_and_shown)
+    paths = [target, settings.index_dir / CACHE_FILE]
+    view, shown = view_and_shown(paths)
+    latest = {r.key: r for path in paths for r in read(path)} | shown
+    written = write_file(target, keys, view, latest)
+    covered = sum(1 for key in keys if key in latest)
+    say(f"{covered} of {len(keys)} sentences' renderings ({written} lines) → {target}")
     return result
 
 
