@@ -8,9 +8,10 @@ import re
 import sys
 from collections import deque
 from collections.abc import Iterator
+from pathlib import Path
 
 from index.answer.messages import message
-from index.build.store import MANIFEST, VERSIONS
+from index.build.store import ENGLISH_VIEW, MANIFEST, VERSIONS
 from index.build.versions import current_version
 from index.config import IndexSettings
 from index.errors import EXIT_OK, IndexLoadError, QuestionError, UsageError
@@ -49,6 +50,7 @@ def stats(args: argparse.Namespace, settings: IndexSettings) -> int:
         f"{size / 1024:.0f} KiB on disk"
     )
     print(f"reused     {manifest.reused_embeddings} embeddings at the last build")
+    print(f"english    {_english_summary(path / ENGLISH_VIEW, manifest.sentence_count)}")
     print(f"documents  {len(manifest.documents)}")
     for doc in manifest.documents:
         meta = doc.meta
@@ -57,6 +59,21 @@ def stats(args: argparse.Namespace, settings: IndexSettings) -> int:
             f"sha256 {doc.sha256[:12]}"
         )
     return EXIT_OK
+
+
+def _english_summary(path: Path, sentences: int) -> str:
+    """How many sentences the English view holds as verified translations (the others as they are
+    written in English, or glossed word for word), and how many readers are shown a newer method's."""
+    import numpy as np
+
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            rendered = int(data["rendered"].sum()) if "rendered" in data else 0
+            shown = int((np.char.str_len(data["shown"]) > 0).sum()) if "shown" in data else 0
+    except (OSError, ValueError, KeyError):
+        return "no English view stored (python -m index build makes one)"
+    newer = f"; {shown} shown to readers as a newer method renders them" if shown else ""
+    return f"{rendered} of {sentences} sentences as verified translations (the others: own English or a gloss){newer}"
 
 
 def chunks(args: argparse.Namespace, settings: IndexSettings) -> int:

@@ -92,6 +92,9 @@ def test_stats(built_index, index: list[str], run: Run) -> None:  # type: ignore
     assert "multilingual-e5-small" in out
     assert f"{len(stored.chunks)} chunks" in out and f"{len(stored.sentences)} sentences" in out
     assert "composer-2-5" in out and "Kate" in out
+    shown = sum(1 for text in stored.shown if text)
+    assert f"{sum(stored.rendered)} of {len(stored.sentences)} sentences as verified translations" in out
+    assert shown and f"{shown} shown to readers as a newer method renders them" in out
 
 
 def test_chunks_json_are_the_indexed_chunks(built_index, index: list[str], run: Run) -> None:  # type: ignore[no-untyped-def]
