@@ -130,22 +130,20 @@ def test_force_reembeds_everything(tiny_corpus: Path, tmp_path: Path) -> None:
     assert current_version(settings.index_dir) == forced.version
 
 
-@pytest.mark.model
 def test_a_copy_of_the_article_indexed_elsewhere_reads_the_renderings_the_package_ships(
-    built_index, tmp_path: Path
+    index_copy, tmp_path: Path
 ) -> None:  # type: ignore[no-untyped-def]
     """Renderings are keyed by content: `--corpus` on the article as the outside checks index it (a
     folder holding only the text) gets the English the bundled corpus gets, and no sentence of it is
-    said to be waiting for `enrich`."""
-    from index.config import load_settings
-
-    folder = tmp_path / "corpus"
+    said to be waiting for `enrich` (built over a copy of the session index: its embeddings reused)."""
+    folder = tmp_path / "elsewhere"
     folder.mkdir()
     (folder / "article.txt").write_bytes(ARTICLE.read_bytes())
-    settings = load_settings(corpus_dir=folder, index_dir=tmp_path / "index")
+    bundled = load_current(index_copy.index_dir)
+    settings = index_copy.model_copy(update={"corpus_dir": folder})
     result = build_index(settings, progress=False)
-    assert "enrich" not in result.summary(settings.index_dir)
-    copy, bundled = load_current(settings.index_dir), load_current(built_index.index_dir)
+    assert result.version and "enrich" not in result.summary(settings.index_dir)
+    copy = load_current(settings.index_dir)
     assert copy.english_view == "rendered" and copy.glosses == bundled.glosses and copy.shown == bundled.shown
     assert [copy.reader_english(i) for i in range(len(copy.sentences))] == [
         bundled.reader_english(i) for i in range(len(bundled.sentences))
