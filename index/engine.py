@@ -23,7 +23,7 @@ from index.answer.candidates import PASSAGES, candidates
 from index.answer.compose import choose, compose, in_asker_language, nearest_sections, whole_list, widen, with_heading
 from index.answer.decide import retrieval_evidence
 from index.answer.decline import decline_text, unmentioned
-from index.answer.english_line import lexicon_of, translated_line
+from index.answer.english_line import english_section, lexicon_of, translated_line
 from index.answer.features import candidate_matrix, question_terms
 from index.answer.figures import says_another_thing
 from index.answer.followup import own_words_held, points_back, points_by_determiner
@@ -220,7 +220,8 @@ class Engine:
                 result.abstained, result.kind = True, "abstained"
                 result.nearest_sections = nearest_sections(stored, [h.chunk for h in examined.outcome.hits])
                 missing = unmentioned(query.text, examined.terms)
-                result.answer = decline_text(query.language, result.nearest_sections, missing)
+                named = [s if query.language == "zh" else english_section(stored, s) for s in result.nearest_sections]
+                result.answer = decline_text(query.language, named, missing)
             else:
                 chosen = chosen or self.chosen(stored, examined, ranked)
                 result.answer, result.citations = compose(stored, chosen, query.language, query.asked)

@@ -41,5 +41,5 @@ def decline_text(language: str, sections: list[str], missing: tuple[str, ...] = 
     text = message("answer.decline", language)
     if missing:
         text += message("answer.decline.unmentioned", language, names=message("list.separator", language).join(missing))
-    listed = "；".join(s.replace(SECTION_SEPARATOR, " › ") for s in sections)
+    listed = ("；" if language == "zh" else "; ").join(s.replace(SECTION_SEPARATOR, " › ") for s in sections)
     return text + (message("answer.decline.nearest", language, sections=listed) if listed else "")

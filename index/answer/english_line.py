@@ -95,6 +95,30 @@ def in_english(stored: StoredIndex, sid: int) -> bool:
     return any("a" <= c.lower() <= "z" for c in text) and detect_language(text) == "en"
 
 
+def english_section(stored: StoredIndex, section: str) -> str:
+    """A section path as an English reader reads it: its headings' verified English, then the path as
+    written, which the sources show ("“Six insights into the industry” (六、对行业的启示)"); as written
+    when none of its headings has one."""
+    parts = section.split(SECTION_SEPARATOR)
+    sids = [_heading_sentence(stored, SECTION_SEPARATOR.join(parts[: i + 1]), part) for i, part in enumerate(parts)]
+    english = [rendering(stored, sid) if sid is not None else None for sid in sids]
+    if not any(english):
+        return section
+    named = SECTION_SEPARATOR.join((e.rstrip(":：.").strip() if e else p) for e, p in zip(english, parts, strict=True))
+    return f"“{named}” ({section})"
+
+
+def _heading_sentence(stored: StoredIndex, path: str, heading: str) -> int | None:
+    """The sentence that is a section's heading: its text (a title line's dashes aside), in a passage of
+    that section."""
+    for index, chunk in enumerate(stored.chunks):
+        if chunk.section == path or chunk.section.startswith(path + SECTION_SEPARATOR):
+            for sid in stored.sentences_of(index):
+                if stored.sentence_text(stored.sentences[sid]).strip().lstrip("—-–· ") == heading:
+                    return sid
+    return None
+
+
 def _rendered_header(stored: StoredIndex, sentence: Sentence) -> list[str] | None:
     """The cells of a table row's header row, as its verified rendering has them."""
     found = table_header(stored, sentence)
@@ -106,4 +130,12 @@ def _rendered_header(stored: StoredIndex, sentence: Sentence) -> list[str] | Non
     return None
 
 
-__all__ = ["english_opening", "english_units", "in_english", "lexicon_of", "rendering", "translated_line"]
+__all__ = [
+    "english_opening",
+    "english_section",
+    "english_units",
+    "in_english",
+    "lexicon_of",
+    "rendering",
+    "translated_line",
+]

@@ -7,7 +7,7 @@ import dataclasses
 import re
 
 from index.answer.compose import compose
-from index.answer.english_line import english_opening, in_english, rendering, translated_line
+from index.answer.english_line import english_opening, english_section, in_english, rendering, translated_line
 from index.english.renderings import SHIPPED, VIEW_METHOD, sentence_key, verified, view_and_shown, with_source_names
 from index.english.view import sentence_glosses
 
@@ -106,3 +106,24 @@ def test_a_reader_is_shown_the_newer_rendering_the_model_reads_the_one_it_was_tr
         assert stored.glosses[sid] == view[key].text != stored.shown[sid] == shown[key].text
         source = stored.sentence_text(stored.sentences[sid])
         assert rendering(stored, sid) == with_source_names(source, stored.shown[sid])
+
+
+def test_an_english_decline_names_the_nearest_sections_in_english_beside_their_own_words(engine) -> None:  # type: ignore[no-untyped-def]
+    result = engine.ask("What is the capital of France?")
+    assert result.abstained and result.nearest_sections
+    for section in result.nearest_sections:
+        named = english_section(engine.snapshot.stored, section)
+        assert named.startswith("“") and named.endswith(f"” ({section})")  # the sources' words, to find it by
+        assert not CJK.search(named[: named.index("”")]) and named in result.answer
+
+
+def test_a_section_whose_headings_have_no_english_is_named_as_written(engine) -> None:  # type: ignore[no-untyped-def]
+    stored = engine.snapshot.stored
+    section = next(c.section for c in stored.chunks if " › " in c.section)
+    heading = _sentence(stored, section.split(" › ")[-1])
+    bare = dataclasses.replace(stored, rendered=[False] * len(stored.sentences), shown=None)
+    assert english_section(bare, section) == section
+    one = english_section(_without_rendering(dataclasses.replace(stored, shown=None), heading), section)
+    quoted = one[1 : one.index("”")]  # the parent heading in English, this one as written
+    assert one.endswith(f"” ({section})") and quoted.endswith(f" › {section.split(' › ')[-1]}")
+    assert not CJK.search(quoted.split(" › ")[0])
