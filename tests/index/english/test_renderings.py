@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from index.english.renderings import VIEW_METHOD, Rendering, read, sentence_key, view_and_shown, write_file
+from index.english.renderings import SHIPPED, VIEW_METHOD, Rendering, read, sentence_key, view_and_shown, write_file
 
 SOURCE = "价格上涨了三倍。"
 OTHER = "Cursor 发布了新模型。"
@@ -56,3 +56,19 @@ def test_a_file_holds_each_sentence_s_renderings_once_in_the_order_given(tmp_pat
     assert write_file(target, [key], {key: older}, {key: newer}) == 2
     assert list(read(target)) == [older, newer]
     assert write_file(target, [key], {key: older}, {key: older}) == 1
+
+
+def test_the_package_ships_a_verified_rendering_of_every_sentence_of_the_bundled_article() -> None:
+    """index/data/renderings.jsonl: every line a sentence of the bundled article as the index cuts it,
+    each sentence that wants English with one the checks pass today, for the view and for readers."""
+    from index.config import load_settings
+    from index.generate.enrich import corpus_paragraphs
+    from tests.index.support import CORPUS
+
+    wanted = {i.key: i for p in corpus_paragraphs(load_settings(corpus_dir=CORPUS)) for i in p}
+    shipped = list(read(SHIPPED))
+    assert shipped and {r.key for r in shipped} == set(wanted)
+    assert all(r.source == wanted[r.key].text and r.language == wanted[r.key].language for r in shipped)
+    view, shown = view_and_shown([SHIPPED])
+    assert set(view) == set(shown) == set(wanted)
+    assert all(r.prompt <= VIEW_METHOD for r in view.values())
