@@ -192,7 +192,8 @@ MESSAGES: dict[str, Texts] = {
     },
     "answer.says.english": {
         "zh": "{opening}\n\n原文：“{body}” {markers}",
-        "en": "{opening}\n\nQuoted from the Chinese original: “{body}” {markers}",
+        "en": "{opening}\n\n(Glossed word for word where no verified translation was made.) "
+        "The Chinese original: “{body}” {markers}",
     },
     "answer.decline": {
         "zh": "文章没有提到这个问题，我无法从中找到答案。",

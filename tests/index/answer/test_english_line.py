@@ -41,7 +41,8 @@ def _without_rendering(stored, sid: int):  # type: ignore[no-untyped-def]
     gloss = sentence_glosses([c.text for c in stored.chunks], [stored.sentence_text(stored.sentences[sid])])[0]
     glosses = [gloss if i == sid else g for i, g in enumerate(stored.glosses)]
     rendered = [r and i != sid for i, r in enumerate(stored.rendered)]
-    return dataclasses.replace(stored, glosses=glosses, rendered=rendered)
+    shown = ["" if i == sid else text for i, text in enumerate(stored.shown or [""] * len(glosses))]
+    return dataclasses.replace(stored, glosses=glosses, rendered=rendered, shown=shown)
 
 
 def _rendered_chinese(stored) -> list[int]:  # type: ignore[no-untyped-def]
@@ -58,6 +59,15 @@ def test_no_translation_unless_every_sentence_has_one(engine) -> None:  # type: 
     first, refused = rendered[0], rendered[1]
     # a sentence the checks refused keeps its gloss, and so does an answer holding it
     assert translated_line(_without_rendering(stored, refused), [first, refused]) is None
+
+
+def test_an_answer_opening_with_a_gloss_says_so(engine) -> None:  # type: ignore[no-untyped-def]
+    stored = engine.snapshot.stored
+    sid = _rendered_chinese(stored)[1]
+    translated, _ = compose(stored, [sid], "en", "what does it say?")
+    glossed, _ = compose(_without_rendering(stored, sid), [sid], "en", "what does it say?")
+    assert "Translated from the Chinese original" in translated and "word for word" not in translated
+    assert "Glossed word for word" in glossed and "The Chinese original: “" in glossed
 
 
 def test_a_span_partly_translated_opens_with_each_sentence_s_own_english(engine) -> None:  # type: ignore[no-untyped-def]
