@@ -150,6 +150,22 @@ def test_a_copy_of_the_article_indexed_elsewhere_reads_the_renderings_the_packag
     ]
 
 
+@pytest.mark.model
+def test_a_glossed_corpus_sharing_a_sentence_with_the_article_stays_glossed(tiny_corpus: Path, tmp_path: Path) -> None:
+    """The package's renderings serve any corpus holding the sentence ("这意味着什么？" in an essay of
+    one's own), but one shared sentence doesn't make the corpus an enriched one: the answer model's
+    English thresholds stay the glossed view's."""
+    from index.config import load_settings
+
+    (tiny_corpus / "essay.md").write_text("# 随笔\n\n价格又涨了。这意味着什么？意味着大家更穷了。\n", encoding="utf-8")
+    settings = load_settings(corpus_dir=tiny_corpus, index_dir=tmp_path / "index")
+    build_index(settings, progress=False)
+    stored = load_current(settings.index_dir)
+    shared = next(i for i, s in enumerate(stored.sentences) if stored.sentence_text(s) == "这意味着什么？")
+    assert stored.rendered is not None and sum(stored.rendered) == 1 and stored.rendered[shared]
+    assert stored.english_view == "glossed" and stored.reader_english(shared) == "What does this mean?"
+
+
 # -- atomicity: SIGKILL a real `python -m index build --force` --------------------------------
 
 PROGRESS = re.compile(rb"\d+/\d+ \[")  # tqdm: "embedding:   0%|     | 0/105 [00:00<?, ?text/s]"

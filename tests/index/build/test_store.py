@@ -406,5 +406,6 @@ def test_an_index_says_which_english_view_it_has(built_index) -> None:  # type: 
     stored = load_current(built_index.index_dir, expected_embedder=get_embedder(built_index.model).id)
     n = len(stored.sentences)
     assert dataclasses.replace(stored, rendered=[False] * n).english_view == "glossed"
-    assert dataclasses.replace(stored, rendered=[False] * (n - 1) + [True]).english_view == "rendered"
+    assert dataclasses.replace(stored, rendered=[False] * (n - 2) + [True] * 2).english_view == "glossed"
+    assert dataclasses.replace(stored, rendered=[False] * (n // 2) + [True] * (n - n // 2)).english_view == "rendered"
     assert dataclasses.replace(stored, glosses=None, gloss_vectors=None, rendered=None).english_view == "glossed"
