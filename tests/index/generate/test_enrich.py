@@ -253,18 +253,16 @@ def test_a_newer_method_s_renderings_are_shown_while_the_view_keeps_the_model_s(
 
 
 def test_no_sidecar_repeats_what_the_package_ships(tmp_path: Path) -> None:
-    """A corpus holding the bundled article's sentences reads their renderings from the package
-    (renderings.SHIPPED); another model's renderings of them go beside it, the package's don't."""
-    from tests.index.support import ARTICLE
-
+    """A corpus holding a sentence of the bundled article reads its renderings from the package
+    (renderings.SHIPPED); another model's renderings of it go beside the corpus, the package's don't."""
     folder = tmp_path / "corpus"
     folder.mkdir()
-    (folder / "article.txt").write_bytes(ARTICLE.read_bytes())
+    (folder / "essay.txt").write_text("随笔\n\n价格又涨了。这意味着什么？意味着大家更穷了。\n", encoding="utf-8")
     result, _ = _run(folder, tmp_path, Translator(), beside_corpus=True)
-    shipped = {r.model_dump_json() for r in read(SHIPPED)}
-    beside = list(read(folder / f"article{SIDECAR_SUFFIX}"))
-    assert result.written and len(beside) == result.verified  # this model's verified ones (the package has the rest)
-    assert all(r.model == "fake-translator" and r.model_dump_json() not in shipped for r in beside)
+    shipped = [r for r in read(SHIPPED) if r.source == "这意味着什么？"]
+    beside = list(read(folder / f"essay{SIDECAR_SUFFIX}"))
+    assert shipped and result.written and len(beside) == result.verified == result.sentences  # this model's
+    assert all(r.model == "fake-translator" for r in beside) and not any(r in beside for r in shipped)
 
 
 def test_sentences_already_in_the_other_language_are_not_rendered(tmp_path: Path) -> None:
