@@ -352,9 +352,10 @@ class Engine:
         "When was that blog post published?" after an answer about Cursor's blog), or pointing at a part
         of it ("How does the article end?": the part answers), keeps its kind."""
         query, model = examined.query, self.about_kinds
-        if query.kind != "content" or not alone or examined.pointed or model is None:
+        if query.kind != "content" or not (alone or query.after_article) or examined.pointed or model is None:
             return query
-        kind = about.learned_about(model.of(examined.vector, query.text), model.kinds, query.text)
+        points = query.after_article and query.refers_back  # "她…" after "这篇文章是谁写的？": the article's author
+        kind = about.learned_about(model.of(examined.vector, query.text), model.kinds, query.text, points)
         return dataclasses.replace(query, kind=kind) if kind else query
 
 

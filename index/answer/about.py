@@ -73,12 +73,17 @@ def _only(
 ABOUT_CONFIDENCE = 0.8
 
 
-def learned_about(shares: Sequence[float], kinds: Sequence[str], question: str) -> str | None:
+def learned_about(
+    shares: Sequence[float], kinds: Sequence[str], question: str, points_at_article: bool = False
+) -> str | None:
     """ "meta" or "overview" (its outline too) when the about model (``shares`` over ``kinds``) is sure
     the question asks about the article itself and the question has a word for the article ("What are
-    the sections of the article?", "这篇文章分了哪几部分？"); None for a question about what it discusses."""
+    the sections of the article?", "这篇文章分了哪几部分？"), or ``points_at_article`` (a pronoun after a
+    question about the article: "她是哪天发的？" after "这篇文章是谁写的？"); None for a question about
+    what it discusses."""
     best = int(np.argmax(shares))
-    if shares[best] < ABOUT_CONFIDENCE or kinds[best] == "content" or not _ARTICLE_WORD.search(question):
+    named = points_at_article or bool(_ARTICLE_WORD.search(question))
+    if shares[best] < ABOUT_CONFIDENCE or kinds[best] == "content" or not named:
         return None
     return "meta" if kinds[best] == "meta" else "overview"
 

@@ -35,6 +35,7 @@ class Query:
     item: ItemReference | None = None  # "the 2nd lesson", 第三点
     said: tuple[str, ...] = ()  # what the previous answer quoted, when this one names it by a pronoun
     demonstratives: bool = False  # "that" / "those" / 这种 point back too (followup.refers_back)
+    after_article: bool = False  # the questions before it asked about the article itself (who wrote it)
 
     @property
     def search_tokens(self) -> list[str]:
@@ -91,7 +92,8 @@ def understand(
         # that has one
         text, earlier = _latest_subject(text, earlier)
         tokens = tokenize(text)
-    if earlier and not more and all(_about_the_article(line, titles) for line in earlier):
+    after_article = bool(earlier) and not more and all(_about_the_article(line, titles) for line in earlier)
+    if after_article:
         earlier = ()  # "Who wrote this piece?" gives a later question no subject
     if earlier and not (leans_on_context(text, tokens, demonstratives) or item_reference(text)):
         earlier = ()  # a question with a subject of its own is asked afresh (index/answer/followup.py)
@@ -115,6 +117,7 @@ def understand(
         section=section_reference(text),
         item=item_reference(text),
         demonstratives=demonstratives,
+        after_article=after_article,
     )
 
 

@@ -299,3 +299,8 @@ def test_a_lead_in_is_answered_with_its_list(engine) -> None:  # type: ignore[no
     assert not result.abstained
     assert all(item in result.answer for item in ("定向 RL", "合成数据", "Muon")), result.answer
     check_citations(result, engine)
+
+
+def test_a_follow_up_by_pronoun_after_the_author_question_is_about_the_article(engine) -> None:  # type: ignore[no-untyped-def]
+    result = engine.ask("她是哪天发的？", context="这篇文章是谁写的？")
+    assert not result.abstained and result.kind == "overview" and "2026年5月20日" in result.answer

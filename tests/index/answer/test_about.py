@@ -98,3 +98,12 @@ def test_the_about_model_routes_only_when_sure_and_the_article_is_named(
     shares: list[float], question: str, routed: str | None
 ) -> None:
     assert learned_about(shares, ("content", "overview", "outline", "meta"), question) == routed
+
+
+def test_a_pronoun_after_a_question_about_the_article_names_it() -> None:
+    """ "她是哪天发的？" after "这篇文章是谁写的？": 她 is the article's author, as good as a word for it."""
+    sure = [0.05, 0.0, 0.0, 0.95]
+    kinds = ("content", "overview", "outline", "meta")
+    assert learned_about(sure, kinds, "她是哪天发的？") is None
+    assert learned_about(sure, kinds, "她是哪天发的？", points_at_article=True) == "meta"
+    assert learned_about([0.3, 0.0, 0.0, 0.7], kinds, "她是哪天发的？", points_at_article=True) is None  # not sure

@@ -39,6 +39,12 @@ def test_a_question_with_its_own_subject_is_asked_afresh() -> None:
     assert understand("Muon 是什么？", ["马斯克为什么站台？"]).earlier == ()
 
 
+def test_a_question_after_ones_about_the_article_itself_is_asked_afresh_and_says_so() -> None:
+    query = understand("她是哪天发的？", ["这篇文章是谁写的？"])
+    assert query.earlier == () and query.after_article and query.refers_back
+    assert not understand("那价格呢？", ["Composer 2.5 的跑分是多少？"]).after_article
+
+
 def test_tell_me_more_is_asked_as_the_latest_question_with_a_subject() -> None:
     query = understand("详细说说", ["Composer 2.5 的跑分是多少？", "那价格呢？"])
     assert query.more and query.text == "那价格呢？" and query.earlier == ("Composer 2.5 的跑分是多少？",)
