@@ -28,7 +28,7 @@ from index.build.store import (
 from index.build.versions import check_index_folder, remove_abandoned_staging, write_version
 from index.config import IndexSettings
 from index.english.dictionary import GLOSSARY_FORMAT, build_glossary
-from index.english.renderings import read, sentence_key, sources, view_and_shown
+from index.english.renderings import SHIPPED, read, sentence_key, sources, view_and_shown
 from index.english.view import english_texts, shown_texts, unrendered, view_digest
 from index.errors import IndexLoadError
 from index.models import Chunk
@@ -147,10 +147,11 @@ def build_index(settings: IndexSettings, force: bool = False, progress: bool = T
     view, newest = ({k: r.text for k, r in found.items() if r.language == "en"} for found in view_and_shown(made))
     glosses, is_rendering = english_texts([c.text for c in chunks], sentence_texts, view)
     shown = shown_texts(sentence_texts, view, newest)
+    tried_in = {path: {r.key for r in read(path)} for path in made}
+    tried = set().union(*tried_in.values())
     # sentences enrich never saw, once it has rendered this corpus (the package's own renderings say nothing
     # of that, but cover the sentences they hold)
-    enriched = any(True for path in sources(settings.corpus_dir, settings.index_dir, shipped=False) for _ in read(path))
-    tried = {r.key for path in made for r in read(path)}
+    enriched = any(keys for path, keys in tried_in.items() if path != SHIPPED)
     new_since = [key not in tried for key in map(sentence_key, sentence_texts)]
     glossed = unrendered(sentence_texts, new_since, "und") if enriched else 0
     if not force and _is_current(previous, corpus, chunks, sentences, glosses, shown):

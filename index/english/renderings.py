@@ -213,34 +213,44 @@ def read(path: Path) -> Iterator[Rendering]:
             continue
 
 
-def sources(corpus_dir: Path, index_dir: Path | None = None, shipped: bool = True) -> list[Path]:
-    """Where a corpus's renderings are, a later one's winning: the package's (SHIPPED, unless not
-    ``shipped``), the sidecars beside its documents, then the index's own file."""
+def sources(corpus_dir: Path, index_dir: Path | None = None) -> list[Path]:
+    """Where a corpus's renderings are, a later one's winning: the package's (SHIPPED), the sidecars
+    beside its documents, then the index's own file."""
     found = sorted(corpus_dir.rglob(f"*{SIDECAR_SUFFIX}")) if corpus_dir.is_dir() else []
-    own = [*found, index_dir / CACHE_FILE] if index_dir is not None else found
-    return [SHIPPED, *own] if shipped else own
+    return [SHIPPED, *found, *([index_dir / CACHE_FILE] if index_dir is not None else [])]
 
 
-def verified(paths: Iterable[Path], up_to: int | None = None, after: int | None = None) -> dict[str, Rendering]:
-    """The rendering of each sentence key that passes the checks as they are now (a later file's or
-    line's wins): a better check applies to renderings made before it, without the model. Only those
-    made by a method (prompt version) ``up_to`` that one, or ``after`` it, when given."""
-    found: dict[str, Rendering] = {}
+def _passing(paths: Iterable[Path]) -> Iterator[Rendering]:
+    """The renderings of ``paths``, in order, that pass the checks as they are now: a better check
+    applies to renderings made before it, without the model."""
     for path in paths:
         for rendering in read(path):
-            if (up_to is not None and rendering.prompt > up_to) or (after is not None and rendering.prompt <= after):
-                continue
             if rendering.text and not problems(rendering.source, rendering.text, rendering.language):
-                found[rendering.key] = rendering
-    return found
+                yield rendering
 
 
-def view_and_shown(paths: Sequence[Path]) -> tuple[dict[str, Rendering], dict[str, Rendering]]:
+def verified(paths: Iterable[Path]) -> dict[str, Rendering]:
+    """The rendering of each sentence key that passes the checks as they are now (a later file's or
+    line's wins)."""
+    return {rendering.key: rendering for rendering in _passing(paths)}
+
+
+def view_and_shown(paths: Iterable[Path]) -> tuple[dict[str, Rendering], dict[str, Rendering]]:
     """Of each sentence key, the verified rendering the English view reads and the one a reader is
     shown. The view takes one made by a method the answer model was trained on (VIEW_METHOD) where
     there is one, else the newest; the reader always the newest."""
-    known, newer = verified(paths, up_to=VIEW_METHOD), verified(paths, after=VIEW_METHOD)
+    known: dict[str, Rendering] = {}
+    newer: dict[str, Rendering] = {}
+    for rendering in _passing(paths):
+        (known if rendering.prompt <= VIEW_METHOD else newer)[rendering.key] = rendering
     return newer | known, known | newer
+
+
+def kept(paths: Sequence[Path]) -> tuple[dict[str, Rendering], dict[str, Rendering]]:
+    """What a file of renderings keeps of each sentence (a corpus's sidecar, the public sets' file): the
+    one the English view reads, and the newest that passes today's checks, else the latest made."""
+    view, shown = view_and_shown(paths)
+    return view, {r.key: r for path in paths for r in read(path)} | shown
 
 
 class Writer:
@@ -292,6 +302,7 @@ __all__ = [
     "VIEW_METHOD",
     "Rendering",
     "Writer",
+    "kept",
     "names",
     "problems",
     "read",

@@ -43,12 +43,12 @@ from index.english.renderings import (
     SIDECAR_SUFFIX,
     Rendering,
     Writer,
+    kept,
     problems,
     read,
     sentence_key,
     sources,
     target_language,
-    view_and_shown,
     write_file,
 )
 from index.errors import GenerationError, UsageError
@@ -264,9 +264,7 @@ def _write_sidecars(settings: IndexSettings, documents: Sequence[Document], para
     """Each document's renderings in ``<document>.renderings.jsonl``: of each sentence the one its English
     view reads (renderings.view_and_shown), then the latest that passes today's checks, else its latest;
     none the package ships already (renderings.SHIPPED)."""
-    paths = sources(settings.corpus_dir, settings.index_dir)
-    view, shown = view_and_shown(paths)
-    latest = {r.key: r for path in paths for r in read(path)} | shown
+    view, latest = kept(sources(settings.corpus_dir, settings.index_dir))
     shipped = {r.model_dump_json() for r in read(SHIPPED)}
     view, latest = ({k: r for k, r in m.items() if r.model_dump_json() not in shipped} for m in (view, latest))
     written = []

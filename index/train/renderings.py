@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from index.config import load_settings
-from index.english.renderings import CACHE_FILE, read, view_and_shown, write_file
+from index.english.renderings import CACHE_FILE, kept, write_file
 from index.evaluate import public
 from index.generate.enrich import EnrichResult, corpus_paragraphs, enrich
 from index.generate.settings import LLMSettings
@@ -39,10 +39,8 @@ def enrich_public(
     result = enrich(settings, llm, say=say)
     keys = [i.key for p in corpus_paragraphs(settings) for i in p]
     target = output or SETS[name]
-    # the renderings the English view was trained on stay beside a newer method's (renderings.view_and_shown)
-    paths = [target, settings.index_dir / CACHE_FILE]
-    view, shown = view_and_shown(paths)
-    latest = {r.key: r for path in paths for r in read(path)} | shown
+    # the renderings the English view was trained on stay beside a newer method's (renderings.kept)
+    view, latest = kept([target, settings.index_dir / CACHE_FILE])
     written = write_file(target, keys, view, latest)
     covered = sum(1 for key in keys if key in latest)
     say(f"{covered} of {len(keys)} sentences' renderings ({written} lines) → {target}")
