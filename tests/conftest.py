@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib.abc
 import os
+import shutil
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -63,18 +64,35 @@ def pytest_configure(config: pytest.Config) -> None:
         sys.meta_path.insert(0, _NoModels())
 
 
-@pytest.fixture(scope="session")
-def built_index(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    """The real index of corpus/ (default settings), built once per session; returns its settings.
+def corpus_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The index of corpus/ (default settings), built once for the whole run: under xdist the first
+    worker to ask builds it and the others wait for it (each building its own took one build per
+    worker and per use). Copy it before use: it is shared."""
+    from filelock import FileLock
 
-    Read-only for tests: a test that rebuilds, edits or breaks an index works on a copy
-    (``index_copy`` in tests/index/conftest.py)."""
     from index.build.builder import build_index
     from index.config import load_settings
 
-    settings = load_settings(corpus_dir=CORPUS, index_dir=tmp_path_factory.mktemp("built") / "index")
-    build_index(settings, progress=False)
-    return settings
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    target = shared / "corpus-index"
+    with FileLock(str(shared / "corpus-index.lock")):
+        if not (target / "CURRENT").is_file():
+            build_index(load_settings(corpus_dir=CORPUS, index_dir=target), progress=False)
+    return target
+
+
+@pytest.fixture(scope="session")
+def built_index(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """The real index of corpus/ (default settings), a copy of the run's build; returns its settings.
+
+    Read-only for tests: a test that rebuilds, edits or breaks an index works on a copy
+    (``index_copy`` in tests/index/conftest.py)."""
+    from index.config import load_settings
+
+    index_dir = tmp_path_factory.mktemp("built") / "index"
+    shutil.copytree(corpus_index(tmp_path_factory), index_dir)
+    return load_settings(corpus_dir=CORPUS, index_dir=index_dir)
 
 
 @pytest.fixture(scope="session")

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.e2e.harness import CORPUS, BotLauncher, BotUnderTest, seed_index
+from tests.conftest import corpus_index
+from tests.e2e.harness import BotLauncher, BotUnderTest
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -26,12 +28,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture(scope="session")
 def e2e_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An index of corpus/ for the bots (read-only: each bot gets its own copy)."""
-    from index.build.builder import build_index
-    from index.config import load_settings
-
     index_dir = tmp_path_factory.mktemp("e2e-index") / "index"
-    seed_index(index_dir)
-    build_index(load_settings(corpus_dir=CORPUS, index_dir=index_dir), progress=False)
+    shutil.copytree(corpus_index(tmp_path_factory), index_dir)
     return index_dir
 
 

@@ -39,7 +39,6 @@ JSON = dict[str, Any]
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO / "corpus"
-DEV_INDEX = REPO / "var" / "index"
 
 START_TIMEOUT = 180.0  # a cold start loads torch and the model: slow on a loaded machine
 ANSWER_TIMEOUT = 60.0
@@ -50,24 +49,6 @@ CHANNEL_MESSAGES = r"/channels/\d+/messages$"
 EPHEMERAL = 1 << 6
 # Environment a developer may have set that would change what the bot does.
 _FOREIGN_ENV = ("BOT_", "DISCORD_", "ARTICLE_", "LLM_")
-
-
-# -- the index ----------------------------------------------------------------------------
-def seed_index(target: Path, source: Path = DEV_INDEX) -> None:
-    """Copy the live version of ``source`` (if any) so that a build only embeds what changed."""
-    try:
-        version = (source / "CURRENT").read_text(encoding="utf-8").strip()
-    except OSError:
-        return
-    live = source / "versions" / version
-    if not version or not (live / "manifest.json").is_file():
-        return
-    try:
-        shutil.copytree(live, target / "versions" / version)
-    except OSError:  # e.g. pruned while we copied: just build from scratch
-        shutil.rmtree(target, ignore_errors=True)
-        return
-    (target / "CURRENT").write_text(version + "\n", encoding="utf-8")
 
 
 # -- the bot ------------------------------------------------------------------------------
