@@ -8,9 +8,10 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from index.text.numbers import MONTHS, ORDINAL_NOUNS, Quantity, quantities
+from index.text.numbers import MONTHS, ORDINAL_NOUNS, Quantity, quantities, zh_numeral
 
 _FOUR_DIGITS = re.compile(r"\d{4}")
+_ZH_FRACTION = re.compile(r"(.+)分之(.+)")
 
 
 def _plain(value: Decimal, places: int = 0) -> str:
@@ -30,6 +31,18 @@ def render_amount(value: Decimal, places: int = 0, scaled: bool = False) -> str:
     return _plain(value, 0 if scaled else places)
 
 
+def _fraction(q: Quantity) -> str:
+    """A share as written in numerals (1/10), or as a whole percentage (一半 → 50%); one with no whole
+    percentage as a fraction (九分之一 → 1/9, not 11.111…%), or in words as written ("one-third")."""
+    if q.text[:1].isdigit():
+        return re.sub(r"\s+", "", q.text)
+    assert q.value is not None
+    if q.value == q.value.to_integral_value():
+        return f"{_plain(q.value)}%"
+    chinese = _ZH_FRACTION.fullmatch(q.text)
+    return f"{zh_numeral(chinese.group(2))}/{zh_numeral(chinese.group(1))}" if chinese else q.text
+
+
 def render(q: Quantity) -> str:
     """A quantity in English: US$60 billion, 32 billion, 1 million, 25×, 73.7%, 1/10, March 27, 2026."""
     if q.kind == "date":
@@ -43,7 +56,7 @@ def render(q: Quantity) -> str:
         return str(q.year or month)
     assert q.value is not None
     if q.kind == "fraction":
-        return re.sub(r"\s+", "", q.text) if q.text[:1].isdigit() else f"{_plain(q.value)}%"
+        return _fraction(q)
     if q.kind == "number" and not q.scaled and _FOUR_DIGITS.fullmatch(q.text.strip()):
         return q.text.strip()  # a year or a code as written (1048, not 1,048)
     amount = render_amount(q.value, q.places, q.scaled)

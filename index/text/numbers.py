@@ -16,6 +16,8 @@ from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 from typing import Literal
 
+from index.text.numerals import ZH_DIGITS, neighbours, zh_number, zh_numeral
+
 Kind = Literal["number", "percent", "factor", "money", "date", "fraction", "ordinal"]
 
 MONTHS = (
@@ -27,10 +29,6 @@ _MONTH_OF = {name.lower(): i for i, name in enumerate(MONTHS, 1)} | {
 }
 _MONTH_OF["sept"] = 9
 
-_ZH_DIGITS = {
-    "零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
-}  # fmt: skip
-_ZH_UNITS = {"十": 10, "百": 100, "千": 1000}
 _MAGNITUDES = {
     "万亿": 10**12, "千亿": 10**11, "百亿": 10**10, "亿": 10**8, "千万": 10**7, "百万": 10**6, "十万": 10**5,
     "万": 10**4, "千": 10**3, "百": 100,
@@ -57,6 +55,8 @@ _PERCENT = ("%", "％", "percent", "per cent")
 # what an ordinal numbers, by its measure word: 第 42 行 is line 42, 第三章 chapter 3 (grammar, not vocabulary)
 ORDINAL_NOUNS = {"行": "line", "页": "page", "章": "chapter", "节": "section", "条": "item", "步": "step",
                  "名": "place", "轮": "round", "次": "time", "天": "day", "年": "year", "层": "layer"}  # fmt: skip
+# before a magnitude, "some": 几千 "several thousand", 数百万 "millions"
+_SOME = ("几", "数")
 # measure words a Chinese numeral counts with (三件事, 两个阶段); digits need none
 _MEASURE = "个件点条项种步层家位名类次轮倍年月日天周岁人款句段章节部份张台块"
 
@@ -83,6 +83,8 @@ _DATE = re.compile(
     re.IGNORECASE,
 )
 _PERCENT_ZH = re.compile(r"百分之(?P<n>" + _ZH_NUMERAL + r"|" + _DIGITS + ")")
+# tenths: 六成 is 60%, 两成出头 a little over 20% (not 三五成群, "in groups", nor the idiom 一成不变, "unchanging")
+_TENTHS_ZH = re.compile(r"(?<![零〇一二两三四五六七八九十百千万亿])(?P<n>[一二两三四五六七八九])成(?!不变)")
 _FRACTION = re.compile(
     r"(?<![\d.,/])(?P<a>\d+)\s*/\s*(?P<b>\d+)(?!\d|\.\d|\s*/)"
     rf"|(?P<zb>{_ZH_NUMERAL})分之(?P<za>{_ZH_NUMERAL})"
@@ -176,33 +178,6 @@ def digit_decimals(text: str) -> str:
     return _SPELLED_DECIMAL.sub(digits, text)
 
 
-def _zh_number(text: str) -> Decimal | None:
-    """A Chinese numeral with its decimals: 六十三点二 → 63.2."""
-    whole, _, decimals = text.partition("点")
-    value = zh_numeral(whole)
-    if value is None or any(c not in _ZH_DIGITS for c in decimals):
-        return None
-    return Decimal(f"{value}.{''.join(str(_ZH_DIGITS[c]) for c in decimals)}") if decimals else Decimal(value)
-
-
-def zh_numeral(text: str) -> int | None:
-    """二十五 → 25, 一百 → 100, 三 → 3, 两千 → 2000; None for what is not a numeral."""
-    if not text:
-        return None
-    if any(c not in _ZH_DIGITS and c not in _ZH_UNITS for c in text):
-        return None
-    if all(c in _ZH_DIGITS for c in text):  # 二〇二六, 三
-        return int("".join(str(_ZH_DIGITS[c]) for c in text))
-    total, digit = 0, None
-    for char in text:
-        if char in _ZH_DIGITS:
-            digit = _ZH_DIGITS[char]
-        else:
-            total += (1 if digit is None else digit) * _ZH_UNITS[char]
-            digit = None
-    return total + (digit or 0)
-
-
 def _decimal(text: str) -> tuple[Decimal, int] | None:
     plain = text.replace(",", "")
     try:
@@ -260,11 +235,15 @@ def _number(match: re.Match[str], text: str) -> Quantity | None:
     chinese = bool(re.fullmatch(_ZH_NUMERAL, num))
     word = num.lower() in _EN_WORDS or num.lower() in _EN_HALVES or num.lower() in ("one", "a")
     if chinese:
-        number = _zh_number(num)
+        number = zh_number(num)
         following = text[match.end() : match.end() + 1]
         counted = bool(mag or unit or g["ord"]) or (following and following in _MEASURE)
         if number is None or not counted or (num in ("千", "百", "十") and not (mag or unit)):
             return None
+        if num in ("零", "〇") and not (mag or unit):
+            return None  # no one counts zero things with a measure word: 零件, 零部件 are "parts"
+        if text[max(0, match.start("num") - 1) : match.start("num")] in _SOME or neighbours(num):
+            return None  # an estimate, not an amount: 几千元 "several thousand yuan", 两三年 "two or three years"
         value, places = number, 0
     elif word:
         if num.lower() in ("one", "a") and not mag:
@@ -332,9 +311,11 @@ def quantities(text: str) -> list[Quantity]:
     for match in _PERCENT_ZH.finditer(text):
         n = match.group("n")
         parsed = _decimal(n)
-        number = _zh_number(n) if re.fullmatch(_ZH_NUMERAL, n) else parsed[0] if parsed else None
+        number = zh_number(n) if re.fullmatch(_ZH_NUMERAL, n) else parsed[0] if parsed else None
         if number is not None:
             add(Quantity("percent", number, match.start(), match.end(), match.group()))
+    for match in _TENTHS_ZH.finditer(text):
+        add(Quantity("percent", Decimal(ZH_DIGITS[match.group("n")] * 10), match.start(), match.end(), match.group()))
     for match in _FRACTION.finditer(text):
         if match.group("a"):
             a, b = int(match.group("a")), int(match.group("b"))

@@ -29,6 +29,11 @@ from index.text.numbers import quantities
         ("百分之十二", "12%"),
         ("一千五百元", "CN¥1,500"),
         ("第 42 行引用了未定义的变量", "line 42"),
+        ("单车利润反而高出六成", "60%"),  # a tenth: 成
+        ("占其总销量的两成出头", "20%"),
+        ("销量只有比亚迪的九分之一左右", "1/9"),  # not 11.111…%: no whole percentage
+        ("三分之二的用户", "2/3"),
+        ("五分之一的成本", "20%"),
     ],
 )
 def test_chinese_quantities_render_in_english(text: str, english: str) -> None:
@@ -177,3 +182,32 @@ def test_decimals_in_words_are_written_in_digits() -> None:
 def test_an_ordinal_word_beside_a_month_is_a_day_to_check(text: str, spelled: bool) -> None:
     (q, *_) = quantities(text)
     assert q.kind == "ordinal" and q.spelled is spelled
+
+
+@pytest.mark.parametrize("text", ["大约七成的零部件自研自产", "零件", "一成不变的规则", "三五成群地来"])
+def test_a_numeral_inside_a_word_is_no_quantity(text: str) -> None:
+    """零部件 are parts (no one counts zero things with a measure word), 一成不变 an idiom ("unchanging"),
+    三五成群 "in groups": none is a number to state or check. 七成 is 70%."""
+    assert [(q.kind, q.value) for q in quantities(text)] == ([("percent", Decimal(70))] if "七成" in text else [])
+
+
+def test_a_rendering_stating_a_tenth_as_a_percentage_is_verified_and_one_dropping_it_is_not() -> None:
+    from index.english.renderings import problems
+
+    source = "最终的爆款率大约只有一成，大约六成的核心零部件自研自产。"
+    right = "The final hit rate is only about 10%, and about 60% of the core parts are made in-house."
+    wrong = "The final hit rate is about one percent, and most core parts are made in-house."
+    assert problems(source, right, "en") == []
+    assert problems(source, wrong, "en") != []
+
+
+@pytest.mark.parametrize("text", ["只剩几千元", "几十亿美元的投入", "数百万用户", "未来两三年", "三四个月", "五六十人"])
+def test_an_estimate_is_no_amount(text: str) -> None:
+    """几千元 is "several thousand yuan", not CN¥1,000; 两三年 "two or three years", not 23: nothing to
+    hand a translator as fixed, or to check as stated."""
+    assert quantities(text) == []
+    assert renderings(text) == []
+
+
+def test_digits_written_one_by_one_and_counts_stay_numbers() -> None:
+    assert [q.value for q in quantities("二〇二五年，三百五十个，二十三年")] == [2025, 350, 23]
