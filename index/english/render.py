@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from itertools import groupby
 
 from index.text.amounts import render
+from index.text.bounds import Mention, mentions
 from index.text.numbers import quantities
 from index.text.stopwords import EN_STOPWORDS
 
@@ -56,6 +57,8 @@ _FUNCTION = {
     "已": "already", "已经": "already", "最": "most", "更": "more", "很": "very", "只": "only", "仅": "only",
 }  # fmt: skip
 _HAN = re.compile(r"[\u3400-\u9fff]")
+# a bound or an estimate stated beside a number, in English before it
+_QUALIFIER_WORDS = {"upper": "up to", "lower": "at least", "less": "under", "more": "over", "about": "about"}
 # an ASCII comma or colon between digits is a number's (2,000; 10:30), not a clause's end
 _CLAUSE_END = re.compile(r"(?:[，；;。！？!?：、\n\t|]|(?<!\d)[,:]|[,:](?!\d))+")
 _LATIN = re.compile(r"[A-Za-z][A-Za-z0-9_.+\-/']*(?:(?:[ ]|[ ]?[+&][ ]?)[A-Za-z0-9][A-Za-z0-9_.+\-/']*)*")
@@ -77,9 +80,10 @@ class _Piece:
     chinese: str = ""
 
 
-def _segment(text: str, lexicon: Mapping[str, str]) -> list[_Piece]:
-    """A clause as pieces: quantities rendered, Latin runs kept, a term followed by the English
-    name the text gives it in brackets as that name, Chinese by longest lexicon match."""
+def _segment(text: str, lexicon: Mapping[str, str], bounds: bool = True) -> list[_Piece]:
+    """A clause as pieces: quantities rendered (``bounds``: with what the words beside them say of them,
+    as English says it), Latin runs kept, a term followed by the English name the text gives it in
+    brackets as that name, Chinese by longest lexicon match."""
     spans: list[tuple[int, int, _Piece]] = []
     for match in _OWN_NAME.finditer(text):
         spans.append((match.start(), match.end(), _Piece("name", match.group(1).strip(), match.group())))
@@ -88,7 +92,10 @@ def _segment(text: str, lexicon: Mapping[str, str]) -> list[_Piece]:
     for match in _LATIN.finditer(text):
         if not any(s < match.end() and match.start() < e for s, e, _ in spans):
             spans.append((match.start(), match.end(), _Piece("exact", match.group().strip(" .'"), match.group())))
-    for q in quantities(text):
+    # mentions() reads a range's bare first end with the second's unit: the view keeps it as written
+    found = mentions(text) if bounds else [Mention(q, frozenset()) for q in quantities(text)]
+    for m in found:
+        q = m.quantity
         inside = [span for span in spans if span[0] <= q.start < span[1]]
         if inside and q.kind == "number":
             continue  # a name's number: Composer 2.5, Colossus 2
@@ -106,7 +113,12 @@ def _segment(text: str, lexicon: Mapping[str, str]) -> list[_Piece]:
         # the measure word after a count is the count's (2,000 名宾客: "2,000 guests", not "2,000 name guests")
         after = len(text) - len(text[q.end :].lstrip(" "))  # past the spaces after the count
         end = after + 1 if q.kind == "number" and text[after : after + 1] in getattr(lexicon, "measures", ()) else q.end
-        spans.append((q.start, end, _Piece(kind, render(q), text[q.start : end])))
+        start, english = q.start, render(q)
+        said = _said(text, m) if bounds else None
+        if kind == "exact" and said is not None:  # 约 100 万, 九分之一左右: "about 1 million", "about 1/9"
+            english = f"{said} {english}"
+            start, end = min(start, *(a for a, _ in m.spans)), max(end, *(b for _, b in m.spans))
+        spans.append((start, end, _Piece(kind, english, text[start:end])))
     spans.sort(key=lambda span: span[0])
     pieces: list[_Piece] = []
     at = 0
@@ -120,6 +132,15 @@ def _segment(text: str, lexicon: Mapping[str, str]) -> list[_Piece]:
             pieces.append(piece)
         at = end
     return pieces + _chinese(text[at:], lexicon)
+
+
+def _said(text: str, m: Mention) -> str | None:
+    """What the Chinese words beside a quantity say of it, as English says it before the number
+    (九分之一左右 "about 1/9", 最高 75.6% "up to 75.6%"); None when they say none or more than one thing."""
+    told = m.qualifiers & _QUALIFIER_WORDS.keys()
+    if len(told) != 1 or "range" in m.qualifiers or not m.spans or any(text[a:b].isascii() for a, b in m.spans):
+        return None
+    return _QUALIFIER_WORDS[next(iter(told))]
 
 
 def foreign_names(text: str, people: Mapping[str, str]) -> list[tuple[int, int, str]]:
@@ -227,10 +248,12 @@ def _new(piece: _Piece, asked: frozenset[str]) -> bool:
     return not words or not words <= asked
 
 
-def render_clause(clause: str, lexicon: Mapping[str, str], asked: frozenset[str] = frozenset()) -> tuple[str, bool]:
+def render_clause(
+    clause: str, lexicon: Mapping[str, str], asked: frozenset[str] = frozenset(), bounds: bool = True
+) -> tuple[str, bool]:
     """A clause in English word for word, and whether it says something new and exact (a quantity,
     a name the question (``asked``: its words, lower case) doesn't name)."""
-    pieces = _segment(clause, lexicon)
+    pieces = _segment(clause, lexicon, bounds)
     said = [i for i, p in enumerate(pieces) if p.kind != "drop"]
     if len(said) > 1 and pieces[said[-1]].kind == "word" and pieces[said[-1]].chinese in _LOCALIZERS:
         del pieces[said[-1]]  # the closing one, not an earlier one alike
@@ -252,10 +275,13 @@ def _render_text(text: str, lexicon: Mapping[str, str], asked: frozenset[str]) -
     return ", ".join(english for english, _ in kept)
 
 
-def gloss_sentence(text: str, lexicon: Mapping[str, str]) -> str:
+def gloss_sentence(text: str, lexicon: Mapping[str, str], bounds: bool = False) -> str:
     """A sentence's every clause word for word, whatever it says: the English view the index embeds
-    (english/view.py)."""
-    return ", ".join(english for english in (render_clause(c, lexicon)[0] for c in _clauses(text)) if english)
+    (english/view.py). Without ``bounds`` a number's qualifiers are glossed as words where they stand
+    (九分之一左右 "1/9 nearby"), as in the view the answer model was trained on; a reader reads them
+    as English says them ("about 1/9")."""
+    glossed = (render_clause(c, lexicon, bounds=bounds)[0] for c in _clauses(text))
+    return ", ".join(english for english in glossed if english)
 
 
 def _render_cell(cell: str, lexicon: Mapping[str, str]) -> str:

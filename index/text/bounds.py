@@ -56,7 +56,7 @@ _AFTER: dict[Qualifier, tuple[str, ...]] = {
     "upper": ("at best", "at its best", "at most", "at the most", "at peak", "at its peak", "max"),
     "lower": ("at least", "at minimum"),
     "less": ("or less", "or fewer", "以内", "以下"),
-    "more": ("or more", "plus", "+", "以上", "余"),
+    "more": ("or more", "plus", "+", "以上", "余", "出头"),
     "about": ("or so", "左右", "上下"),
 }
 # a superlative a few words before the number makes it the bound: "its best score was 75.6%"

@@ -181,3 +181,15 @@ def test_a_sentence_is_glossed_whole_whatever_it_says() -> None:
     text = gloss_sentence("我先说结论：传闻属实，而且官方压根没打算藏。", LEXICON)
     assert text == "“我先说结论”, rumor true, “且官方压根” not “打算藏”"  # words this lexicon lacks as written
     assert gloss_sentence("", LEXICON) == "" and gloss_sentence("。！", LEXICON) == ""
+
+
+def test_a_bound_or_an_estimate_beside_a_number_goes_before_it_in_english() -> None:
+    """九分之一左右 is "about 1/9", 不到 50% "under 50%", 最高 75.6% "up to 75.6%", 两成出头 "over 20%":
+    Chinese says them after the number or right before it, English before it, not word by word. The
+    English view keeps the glosses the answer model was trained on."""
+    text = "销量只有九分之一左右，利用率不到50%，最高 75.6%，占两成出头。"
+    lexicon = {**LEXICON, "销量": "sales volume", "利用率": "utilization rate", "占": "take up", "左右": "nearby"}
+    said = english_line("", [EnglishUnit(text)], lexicon)
+    assert all(words in said for words in ("about 1/9", "under 50%", "up to 75.6%", "over 20%")), said
+    assert gloss_sentence(text, lexicon, bounds=True).lower() in said.lower()
+    assert "1/9 nearby" in gloss_sentence(text, lexicon)
