@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 
+from index.english.said import in_english
 from index.text.amounts import render
 from index.text.bounds import Mention, mentions
 from index.text.numbers import quantities
@@ -57,8 +58,6 @@ _FUNCTION = {
     "已": "already", "已经": "already", "最": "most", "更": "more", "很": "very", "只": "only", "仅": "only",
 }  # fmt: skip
 _HAN = re.compile(r"[\u3400-\u9fff]")
-# a bound or an estimate stated beside a number, in English before it
-_QUALIFIER_WORDS = {"upper": "up to", "lower": "at least", "less": "under", "more": "over", "about": "about"}
 # an ASCII comma or colon between digits is a number's (2,000; 10:30), not a clause's end
 _CLAUSE_END = re.compile(r"(?:[，；;。！？!?：、\n\t|]|(?<!\d)[,:]|[,:](?!\d))+")
 _LATIN = re.compile(r"[A-Za-z][A-Za-z0-9_.+\-/']*(?:(?:[ ]|[ ]?[+&][ ]?)[A-Za-z0-9][A-Za-z0-9_.+\-/']*)*")
@@ -94,7 +93,7 @@ def _segment(text: str, lexicon: Mapping[str, str], bounds: bool = True) -> list
             spans.append((match.start(), match.end(), _Piece("exact", match.group().strip(" .'"), match.group())))
     # mentions() reads a range's bare first end with the second's unit: the view keeps it as written
     found = mentions(text) if bounds else [Mention(q, frozenset()) for q in quantities(text)]
-    for m in found:
+    for i, m in enumerate(found):
         q = m.quantity
         inside = [span for span in spans if span[0] <= q.start < span[1]]
         if inside and q.kind == "number":
@@ -114,10 +113,8 @@ def _segment(text: str, lexicon: Mapping[str, str], bounds: bool = True) -> list
         after = len(text) - len(text[q.end :].lstrip(" "))  # past the spaces after the count
         end = after + 1 if q.kind == "number" and text[after : after + 1] in getattr(lexicon, "measures", ()) else q.end
         start, english = q.start, render(q)
-        said = _said(text, m) if bounds else None
-        if kind == "exact" and said is not None:  # 约 100 万, 九分之一左右: "about 1 million", "about 1/9"
-            english = f"{said} {english}"
-            start, end = min(start, *(a for a, _ in m.spans)), max(end, *(b for _, b in m.spans))
+        if bounds and kind == "exact":  # 约 100 万, 180 天以上: "about 1 million", "over 180 days"
+            start, end, english = in_english(text, found, i, end)
         spans.append((start, end, _Piece(kind, english, text[start:end])))
     spans.sort(key=lambda span: span[0])
     pieces: list[_Piece] = []
@@ -132,15 +129,6 @@ def _segment(text: str, lexicon: Mapping[str, str], bounds: bool = True) -> list
             pieces.append(piece)
         at = end
     return pieces + _chinese(text[at:], lexicon)
-
-
-def _said(text: str, m: Mention) -> str | None:
-    """What the Chinese words beside a quantity say of it, as English says it before the number
-    (九分之一左右 "about 1/9", 最高 75.6% "up to 75.6%"); None when they say none or more than one thing."""
-    told = m.qualifiers & _QUALIFIER_WORDS.keys()
-    if len(told) != 1 or "range" in m.qualifiers or not m.spans or any(text[a:b].isascii() for a, b in m.spans):
-        return None
-    return _QUALIFIER_WORDS[next(iter(told))]
 
 
 def foreign_names(text: str, people: Mapping[str, str]) -> list[tuple[int, int, str]]:

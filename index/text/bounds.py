@@ -161,6 +161,11 @@ def _after(text: str, start: int) -> list[tuple[Qualifier, int]]:
         found.append((match[1], start))
 
 
+def qualifiers_after(text: str, start: int) -> list[tuple[Qualifier, int]]:
+    """The qualifier phrases right after ``start`` (a number's unit: 180 天以上), each with where it ends."""
+    return _after(text, start)
+
+
 def mention(text: str, q: Quantity) -> Mention:
     """``q`` of ``text`` with the qualifiers its neighbouring words state."""
     before, after = _before(text, q.start), _after(text, q.end)
@@ -315,6 +320,7 @@ __all__ = [
     "matches",
     "mention",
     "mentions",
+    "qualifiers_after",
     "same_quantity",
     "states",
     "unit_of",

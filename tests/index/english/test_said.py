@@ -1,0 +1,36 @@
+"""index/english/said.py: a quantity of a Chinese sentence as an English reader reads it."""
+
+from __future__ import annotations
+
+import pytest
+
+from index.english.said import in_english
+from index.text.bounds import mentions
+
+
+def said(text: str) -> list[str]:
+    found = mentions(text)
+    return [in_english(text, found, i, m.quantity.end)[2] for i, m in enumerate(found)]
+
+
+@pytest.mark.parametrize(
+    ("text", "english"),
+    [
+        ("账期延长到180天以上", ["over 180 days"]),  # the bound after the unit of time
+        ("只用了1天", ["1 day"]),
+        ("3个月", ["3 months"]),
+        ("销量只有九分之一左右", ["about 1/9"]),
+        ("最高 75.6%", ["up to 75.6%"]),
+        ("售价是国内的1.5倍到2倍", ["1.5× to", "2×"]),  # a range's first end says "to"
+        ("2026 年 3 月 27 日发布", ["March 27, 2026"]),
+    ],
+)
+def test_a_quantity_with_what_the_words_beside_it_say(text: str, english: list[str]) -> None:
+    assert said(text) == english
+
+
+def test_what_a_range_or_a_bound_covers_is_the_pieces_span() -> None:
+    """The words read into the English are no longer glossed on their own: 以上 and 天 are in the span."""
+    text = "账期延长到180天以上。"
+    start, end, _ = in_english(text, mentions(text), 0, mentions(text)[0].quantity.end)
+    assert text[start:end] == "180天以上"
