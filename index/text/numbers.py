@@ -84,7 +84,9 @@ _DATE = re.compile(
 )
 _PERCENT_ZH = re.compile(r"百分之(?P<n>" + _ZH_NUMERAL + r"|" + _DIGITS + ")")
 # tenths: 六成 is 60%, 两成出头 a little over 20% (not 三五成群, "in groups", nor the idiom 一成不变, "unchanging")
-_TENTHS_ZH = re.compile(r"(?<![零〇一二两三四五六七八九十百千万亿])(?P<n>[一二两三四五六七八九])成(?!不变)")
+_TENTHS_ZH = re.compile(
+    r"(?<![零〇一二两三四五六七八九十百千万亿])(?P<n>[一二两三四五六七八九])成(?P<half>半)?(?!不变)"
+)  # a name holding 三成 (石田三成) reads as one: no dictionary of names here
 _FRACTION = re.compile(
     r"(?<![\d.,/])(?P<a>\d+)\s*/\s*(?P<b>\d+)(?!\d|\.\d|\s*/)"
     rf"|(?P<zb>{_ZH_NUMERAL})分之(?P<za>{_ZH_NUMERAL})"
@@ -315,7 +317,8 @@ def quantities(text: str) -> list[Quantity]:
         if number is not None:
             add(Quantity("percent", number, match.start(), match.end(), match.group()))
     for match in _TENTHS_ZH.finditer(text):
-        add(Quantity("percent", Decimal(ZH_DIGITS[match.group("n")] * 10), match.start(), match.end(), match.group()))
+        tenths = ZH_DIGITS[match.group("n")] * 10 + (5 if match.group("half") else 0)  # 三成半: 35%
+        add(Quantity("percent", Decimal(tenths), match.start(), match.end(), match.group()))
     for match in _FRACTION.finditer(text):
         if match.group("a"):
             a, b = int(match.group("a")), int(match.group("b"))
