@@ -43,10 +43,9 @@ def in_english(text: str, found: Sequence[Mention], i: int, end: int) -> tuple[i
     if unit is not None:
         english += f" {_DURATIONS[unit.group(1)]}{'' if q.value == 1 else 's'}"
         end = unit.end()
-        after = [kind for kind, _ in qualifiers_after(text, end)] if said is None else []
-        if len(after) == 1 and after[0] in QUALIFIER_WORDS:  # 180 天以上: the bound follows the unit
-            english = f"{QUALIFIER_WORDS[after[0]]} {english}"
-            end = qualifiers_after(text, end)[0][1]
+    after = qualifiers_after(text, end) if said is None and end > q.end else []
+    if len(after) == 1 and after[0][0] in QUALIFIER_WORDS:  # 180 天以上, 300 万辆以上: after the unit
+        english, end = f"{QUALIFIER_WORDS[after[0][0]]} {english}", after[0][1]
     following = found[i + 1] if i + 1 < len(found) else None
     if following is not None and {"range"} <= m.qualifiers & following.qualifiers:
         join = _RANGE_JOIN.fullmatch(text, end, following.quantity.start)

@@ -29,6 +29,13 @@ def test_a_quantity_with_what_the_words_beside_it_say(text: str, english: list[s
     assert said(text) == english
 
 
+def test_a_bound_after_a_counts_measure_word_is_the_counts() -> None:
+    """300 万辆以上: the measure word 辆 is the count's (the lexicon's classifiers), then its bound."""
+    text = "年销量 300 万辆以上"
+    m = mentions(text)[0]
+    assert in_english(text, [m], 0, text.index("辆") + 1)[1:] == (len(text), "over 3 million")
+
+
 def test_what_a_range_or_a_bound_covers_is_the_pieces_span() -> None:
     """The words read into the English are no longer glossed on their own: 以上 and 天 are in the span."""
     text = "账期延长到180天以上。"
