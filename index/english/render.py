@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 
-from index.english.said import in_english
+from index.english.said import estimates_in, in_english
 from index.text.amounts import render
 from index.text.bounds import Mention, mentions
 from index.text.numbers import quantities
@@ -116,6 +116,9 @@ def _segment(text: str, lexicon: Mapping[str, str], bounds: bool = True) -> list
         if bounds and kind == "exact":  # 约 100 万, 180 天以上: "about 1 million", "over 180 days"
             start, end, english = in_english(text, found, i, end)
         spans.append((start, end, _Piece(kind, english, text[start:end])))
+    if bounds:  # 几千元, 两三年: "several thousand yuan", "two or three years"
+        found = estimates_in(text, lexicon, [(start, end) for start, end, _ in spans])
+        spans += [(start, end, _Piece("exact", english, text[start:end])) for start, end, english in found]
     spans.sort(key=lambda span: span[0])
     pieces: list[_Piece] = []
     at = 0

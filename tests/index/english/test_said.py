@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from index.english.said import in_english
+from index.english.said import estimates, estimates_in, in_english
 from index.text.bounds import mentions
 
 
@@ -41,3 +41,32 @@ def test_what_a_range_or_a_bound_covers_is_the_pieces_span() -> None:
     text = "账期延长到180天以上。"
     start, end, _ = in_english(text, mentions(text), 0, mentions(text)[0].quantity.end)
     assert text[start:end] == "180天以上"
+
+
+@pytest.mark.parametrize(
+    ("text", "english"),
+    [
+        ("现在往往只剩几千元", "several thousand yuan"),
+        ("成本动辄数十亿元", "several billion yuan"),
+        ("几千亿美元的算力投入", "several hundred billion US dollars"),
+        ("一台十几万元的车", "over 100,000 yuan"),  # ten-odd ten thousands
+        ("七八十美元", "70 or 80 US dollars"),
+        ("持续两三年的价格战", "two or three years"),
+        ("几万人", "tens of thousands"),
+    ],
+)
+def test_an_estimate_in_english(text: str, english: str) -> None:
+    assert [e for _, _, e in estimates(text)] == [english]
+
+
+@pytest.mark.parametrize("text", ["几个月", "数据显示", "三百五十个", "二〇二五年"])
+def test_what_is_no_estimate(text: str) -> None:
+    assert estimates(text) == []
+
+
+def test_an_estimate_s_first_character_ending_a_word_is_the_word_s() -> None:
+    """指数十分重要: 数 ends 指数 ("index"), 十分 is "very"; 两三家 takes its classifier along."""
+    lexicon = {"指数": "index", "十分": "very"}
+    assert estimates_in("这个指数十分重要", lexicon, []) == []
+    classifiers = type("Lexicon", (dict,), {"measures": frozenset("家")})()
+    assert estimates_in("两三家公司", classifiers, []) == [(0, 3, "two or three")]
