@@ -18,6 +18,9 @@ QUALIFIER_WORDS = {"upper": "up to", "lower": "at least", "less": "under", "more
 # a unit of time after a count: 180 天 "180 days" (天 glossed alone is "heaven"); 月 alone names a month
 _DURATIONS = {"个月": "month", "个小时": "hour", "小时": "hour", "分钟": "minute", "星期": "week", "天": "day",
               "周": "week", "秒": "second", "年": "year"}  # fmt: skip
+_DURATIONS_PLURAL = {unit: f"{english}s" for unit, english in _DURATIONS.items()}
+# people counted: 13 人 "13 people" (人 glossed alone is "man")
+_DURATIONS["人"], _DURATIONS_PLURAL["人"] = "person", "people"
 _DURATION = re.compile(r"\s*(" + "|".join(sorted(_DURATIONS, key=len, reverse=True)) + ")")
 _RANGE_JOIN = re.compile(r"\s*(?:到|至|-|–|—|~|～)\s*")
 
@@ -58,7 +61,7 @@ def estimates(text: str) -> list[tuple[int, int, str]]:
         if money := match.group("money"):
             english = f"{english} {_CURRENCY_WORDS[money]}"
         elif unit := _DURATION.match(text, end):
-            english, end = f"{english.removesuffix(' of')} {_DURATIONS[unit.group(1)]}s", unit.end()
+            english, end = f"{english} {_DURATIONS_PLURAL[unit.group(1)]}", unit.end()
         else:
             english = english.removesuffix(" of")
         found.append((start, end, english))
@@ -105,7 +108,7 @@ def in_english(text: str, found: Sequence[Mention], i: int, end: int) -> tuple[i
         start, end = min(start, *(a for a, _ in m.spans)), max(end, *(b for _, b in m.spans))
     unit = _DURATION.match(text, q.end) if q.kind == "number" and end == q.end else None
     if unit is not None:
-        english += f" {_DURATIONS[unit.group(1)]}{'' if q.value == 1 else 's'}"
+        english += f" {(_DURATIONS if q.value == 1 else _DURATIONS_PLURAL)[unit.group(1)]}"
         end = unit.end()
     after = qualifiers_after(text, end) if said is None and end > q.end else []
     if len(after) == 1 and after[0][0] in QUALIFIER_WORDS:  # 180 天以上, 300 万辆以上: after the unit

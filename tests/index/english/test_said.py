@@ -19,6 +19,7 @@ def said(text: str) -> list[str]:
         ("账期延长到180天以上", ["over 180 days"]),  # the bound after the unit of time
         ("只用了1天", ["1 day"]),
         ("3个月", ["3 months"]),
+        ("有13人转到了对手", ["13 people"]),  # 人 glossed alone is "man"
         ("销量只有九分之一左右", ["about 1/9"]),
         ("最高 75.6%", ["up to 75.6%"]),
         ("售价是国内的1.5倍到2倍", ["1.5× to", "2×"]),  # a range's first end says "to"
@@ -52,7 +53,8 @@ def test_what_a_range_or_a_bound_covers_is_the_pieces_span() -> None:
         ("一台十几万元的车", "over 100,000 yuan"),  # ten-odd ten thousands
         ("七八十美元", "70 or 80 US dollars"),
         ("持续两三年的价格战", "two or three years"),
-        ("几万人", "tens of thousands"),
+        ("几万人", "tens of thousands of people"),
+        ("几十年", "dozens of years"),
     ],
 )
 def test_an_estimate_in_english(text: str, english: str) -> None:
