@@ -13,13 +13,18 @@ from decimal import Decimal
 from index.answer.units import render_sentence
 from index.build.store import StoredIndex
 from index.text.bounds import is_version
-from index.text.numbers import quantities, zh_numeral
+from index.text.numbers import CURRENCY_WORDS, MEASURE_WORDS, PERCENT_WORDS, quantities, zh_numeral
 
 # a question asking to count: how many, 多少, 几 (not 哪几, "which ones"), what share. Not how much / how
 # long / how often / 多久 / 多大: an extent is as often answered in words ("rarely", "多年", "大片")
 _COUNT = re.compile(
     r"多少|(?<!哪)几(?![月号时])|百分之|比例|占比|\bhow many\b|\bwhat (?:percentage|proportion|share|number)\b",
     re.IGNORECASE,
+)
+# a question counting things: "how many …", 多少 / 几 before a measure word (多少人, 几家, 多少倍); 几月 / 几号 /
+# 几时 ask a date
+_COUNTS_THINGS = re.compile(
+    r"\bhow many\b|(?:多少|几)\s*[" + "".join(c for c in MEASURE_WORDS if c not in "月日号时") + "]", re.IGNORECASE
 )
 # a name and its versions: Composer 2.5, "composer2", GPT-4, Composer 2/2.5 (not K2.5 or H100: one letter
 # is a code)
@@ -77,4 +82,25 @@ def says_another_thing(stored: StoredIndex, chosen: Sequence[int], question: str
     texts = [render_sentence(stored, stored.sentences[s]) for s in chosen]  # a table row with its header
     if another_version(texts, question):
         return True
-    return bool(_COUNT.search(question)) and kind != "list" and not stated_figures(texts, question)
+    if not _COUNT.search(question) or kind == "list":
+        return False
+    figures = stated_figures(texts, question)
+    return not figures or (counts_things(question) and not counted(figures, texts, question))
+
+
+def counts_things(question: str) -> bool:
+    """The question counts things ("how many employees", 多少人, 几家), not a sum, a share or a date."""
+    return _COUNTS_THINGS.search(question) is not None
+
+
+def counted(figures: Sequence[str], texts: Sequence[str], question: str) -> bool:
+    """Whether any of the ``figures`` ``texts`` state is a count of things: a number or a multiple, not
+    a sum of money, a share or a date ("How many employees…" is not answered by US$60 billion), unless
+    the question counts in money or in percent ("how many dollars", 多少个百分点)."""
+    kinds = {q.kind for text in texts for q in quantities(text) if q.text in figures}
+    kinds |= {"number"} if any(f not in {q.text for t in texts for q in quantities(t)} for f in figures) else set()
+    lowered = question.lower()
+    allowed = {"number", "factor"}
+    allowed |= {"percent", "fraction"} if any(word in lowered for word in PERCENT_WORDS) else set()
+    allowed |= {"money"} if any(word in lowered for word in CURRENCY_WORDS) else set()
+    return bool(kinds & allowed)

@@ -50,15 +50,17 @@ _EN_HALVES = {f"{w} and a half": Decimal(v) + Decimal("0.5") for w, v in {**_EN_
 _CURRENCY_BEFORE = {"us$": "USD", "usd": "USD", "$": "USD", "cn¥": "CNY", "rmb": "CNY", "¥": "CNY", "￥": "CNY"}
 _CURRENCY_AFTER = {"美元": "USD", "美金": "USD", "元": "CNY", "人民币": "CNY", "块": "CNY", "dollars": "USD",
                    "dollar": "USD", "usd": "USD", "yuan": "CNY", "rmb": "CNY"}  # fmt: skip
+CURRENCY_WORDS = frozenset(_CURRENCY_AFTER) | {"钱"}  # what an amount of money is counted in ("how many dollars")
 _FACTOR = ("倍", "×", "x", "times", "-fold", "fold")
 _PERCENT = ("%", "％", "percent", "per cent")
+PERCENT_WORDS = (*_PERCENT, "percentage", "百分")  # what a share is counted in ("how many percentage points")
 # what an ordinal numbers, by its measure word: 第 42 行 is line 42, 第三章 chapter 3 (grammar, not vocabulary)
 ORDINAL_NOUNS = {"行": "line", "页": "page", "章": "chapter", "节": "section", "条": "item", "步": "step",
                  "名": "place", "轮": "round", "次": "time", "天": "day", "年": "year", "层": "layer"}  # fmt: skip
 # before a magnitude, "some": 几千 "several thousand", 数百万 "millions"
 _SOME = ("几", "数")
 # measure words a Chinese numeral counts with (三件事, 两个阶段); digits need none
-_MEASURE = "个件点条项种步层家位名类次轮倍年月日天周岁人款句段章节部份张台块"
+MEASURE_WORDS = _MEASURE = "个件点条项种步层家位名类次轮倍年月日天周岁人款句段章节部份张台块"
 
 _DIGITS = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _ZH_NUMERAL = r"[零〇一二两三四五六七八九十百千]+(?:点[零〇一二三四五六七八九]+)?"  # 六十三点二 is 63.2
@@ -381,4 +383,15 @@ def _with_cents(found: list[Quantity], text: str) -> list[Quantity]:
     return merged
 
 
-__all__ = ["MONTHS", "ORDINAL_NOUNS", "Quantity", "digit_decimals", "identifiers", "quantities", "zh_numeral"]
+__all__ = [
+    "CURRENCY_WORDS",
+    "MEASURE_WORDS",
+    "MONTHS",
+    "ORDINAL_NOUNS",
+    "PERCENT_WORDS",
+    "Quantity",
+    "digit_decimals",
+    "identifiers",
+    "quantities",
+    "zh_numeral",
+]

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from index.answer.figures import another_version, says_another_thing, stated_figures
+from index.answer.figures import another_version, counted, counts_things, says_another_thing, stated_figures
 from index.build.store import StoredIndex
 from tests.index.synthetic import sentence_id
 
@@ -46,3 +46,24 @@ def test_a_how_many_question_needs_a_figure_in_its_answer(
 )
 def test_a_figure_of_another_version_is_not_the_one_asked(texts: list[str], question: str, other: bool) -> None:
     assert another_version(texts, question) is other
+
+
+@pytest.mark.parametrize(
+    ("texts", "question", "counts"),
+    [
+        (["马斯克握有 600 亿美元收购 Acme 的优先权。"], "How many employees does Acme have?", False),
+        (["马斯克握有 600 亿美元收购 Acme 的优先权。"], "How many dollars would Musk pay?", True),  # counted in money
+        (["报告在 2026 年 3 月 27 日发布。"], "Acme 训练了多少天？", False),  # a date counts no days
+        (["报告在 2026 年 3 月 27 日发布。"], "报告是几月几号发的？", True),  # 几月几号 asks a date: not counting
+        (["用了 100 万个 H100 等效算力。"], "How many GPUs does it use?", True),
+        (["合成数据规模翻 25 倍。"], "合成数据翻了多少倍？", True),  # a multiple counts
+        (["得分比上一版高 5%。"], "高了几个百分点？", True),  # counted in percent
+        (["得分比上一版高 5%。"], "How many users does it have?", False),
+    ],
+)
+def test_a_question_counting_things_is_answered_by_a_count(texts: list[str], question: str, counts: bool) -> None:
+    """"How many employees" is not answered by US$60 billion, nor "多少天" by a date: a count is a number
+    or a multiple, or money or a share when the question counts in them."""
+    figures = stated_figures(texts, question)
+    assert figures
+    assert (counted(figures, texts, question) or not counts_things(question)) is counts
