@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 
+from index import message as phrase
 from tests.e2e.harness import (
     EPHEMERAL,
     BotUnderTest,
@@ -77,6 +78,19 @@ def test_reindex_by_an_admin_serves_the_new_version_without_restart(bot: BotUnde
 
     assert fact in _answer(bot, question, "curious")
     assert bot.fake.identifies and len(bot.fake.identifies) == 1  # same process, same session
+
+
+def test_a_second_reindex_while_one_rebuilds_is_told_to_wait_and_the_first_finishes(bot: BotUnderTest) -> None:
+    """Only a rebuild makes /reindex busy: the watcher's polls hold the same lock for a moment, and an
+    admin's /reindex arriving then waits for the poll instead of being told a rebuild is running."""
+    admin = bot.user("admin", permissions=ADMIN)
+    first = bot.slash("reindex", {"force": True}, user=admin, member_permissions=ADMIN)  # re-embeds: seconds
+    bot.callback(first, 5)
+    second = bot.slash("reindex", user=admin, member_permissions=ADMIN)
+    busy = bot.callback(second, 4)
+    assert busy.payload["flags"] & EPHEMERAL
+    assert busy.payload["content"] in {phrase("admin.busy", "en"), phrase("admin.busy", "zh")}
+    assert "now serving" in bot.edited_original(first, timeout=180).json["content"]
 
 
 def test_a_command_line_build_is_hot_reloaded(bot: BotUnderTest) -> None:

@@ -26,6 +26,7 @@ class AdminCog(commands.Cog):
     def __init__(self, bot: ArticleBot) -> None:
         self.bot = bot
         self.poll_problem: str | None = None  # why the last poll couldn't look, already logged
+        self.rebuilding = False  # a /reindex is running (the watcher's polls hold the lock too, briefly)
         self.watch_index.change_interval(seconds=bot.settings.poll_seconds)
 
     async def cog_load(self) -> None:
@@ -44,15 +45,19 @@ class AdminCog(commands.Cog):
             log.info("reindex refused for user %s (not an admin)", interaction.user.id)
             await respond_text(interaction, phrase("admin.not_admin", lang))
             return
-        if self.bot.index_lock.locked():
+        if self.rebuilding:  # another /reindex; a poll of the watcher is only waited for
             await respond_text(interaction, phrase("admin.busy", lang))
             return
-        if not await acknowledge(interaction, ephemeral=True):
-            return
-        log.info("reindex (force=%s) started by user %s", force, interaction.user.id)
-        async with self.bot.index_lock:
-            # A daemon thread: a shutdown doesn't wait for a long build (builds are atomic).
-            outcome = await run_in_daemon_thread(lambda: rebuild_and_swap(self.bot.engine, force), "reindex")
+        self.rebuilding = True
+        try:
+            if not await acknowledge(interaction, ephemeral=True):
+                return
+            log.info("reindex (force=%s) started by user %s", force, interaction.user.id)
+            async with self.bot.index_lock:
+                # A daemon thread: a shutdown doesn't wait for a long build (builds are atomic).
+                outcome = await run_in_daemon_thread(lambda: rebuild_and_swap(self.bot.engine, force), "reindex")
+        finally:
+            self.rebuilding = False
         self._log(outcome)
         await respond_text(interaction, self._describe(outcome, lang))
 
