@@ -55,33 +55,33 @@ SETS = {
         "followups_answer_holdout.jsonl",
     ],
 }
-# Measured 2026-12-06, evening (the model of index/data/answer_model.json, the English view from the corpus's
+# Measured 2026-12-07, late (the model of index/data/answer_model.json, the English view from the corpus's
 # verified renderings, its title line from its sidecar): dev zh 164 / en 307 questions (trained on),
 # holdout zh 348 / en 356 (never trained on), follow-ups zh 67 / en 60.
 MEASURED: dict[str, dict[str, dict[str, float]]] = {
     "dev": {
         "zh": {"hit_at_1": 0.971, "recall_at_5": 0.99, "fact_rate": 0.99, "citation_precision": 0.971,
-               "abstention_out": 0.98, "abstention_hard_out": 0.8, "false_abstention": 0.0, "hedged_right": 0.059,
-               "hedged_wrong": 1.0},
+               "abstention_out": 0.961, "abstention_hard_out": 0.8, "false_abstention": 0.0,
+               "hedged_right": 0.059, "hedged_wrong": 1.0},
         "en": {"hit_at_1": 0.945, "recall_at_5": 0.995, "fact_rate": 0.977, "citation_precision": 0.946,
-               "abstention_out": 0.985, "abstention_hard_out": 0.545, "false_abstention": 0.005, "english_line": 0.955,
-               "english_translated": 0.972, "hedged_right": 0.075, "hedged_wrong": 0.688},
+               "abstention_out": 0.985, "abstention_hard_out": 0.682, "false_abstention": 0.005,
+               "english_line": 0.985, "english_translated": 1.0, "hedged_right": 0.085, "hedged_wrong": 0.615},
     },
     "holdout": {
-        "zh": {"hit_at_1": 0.952, "recall_at_5": 0.989, "fact_rate": 0.941, "citation_precision": 0.931,
-               "abstention_out": 1.0, "abstention_hard_out": 0.448, "false_abstention": 0.022, "hedged_right": 0.066,
-               "hedged_wrong": 0.423},
-        "en": {"hit_at_1": 0.908, "recall_at_5": 0.989, "fact_rate": 0.901, "citation_precision": 0.883,
-               "abstention_out": 0.955, "abstention_hard_out": 0.179, "false_abstention": 0.014,
-               "english_line": 0.922, "english_translated": 0.986, "hedged_right": 0.043, "hedged_wrong": 0.367},
+        "zh": {"hit_at_1": 0.952, "recall_at_5": 0.989, "fact_rate": 0.938, "citation_precision": 0.931,
+               "abstention_out": 1.0, "abstention_hard_out": 0.483, "false_abstention": 0.022,
+               "hedged_right": 0.059, "hedged_wrong": 0.462},
+        "en": {"hit_at_1": 0.908, "recall_at_5": 0.993, "fact_rate": 0.901, "citation_precision": 0.886,
+               "abstention_out": 0.955, "abstention_hard_out": 0.464, "false_abstention": 0.014,
+               "english_line": 0.922, "english_translated": 1.0, "hedged_right": 0.055, "hedged_wrong": 0.39},
     },
     "followups": {
-        "zh": {"hit_at_1": 0.909, "recall_at_5": 0.964, "fact_rate": 0.891, "citation_precision": 0.926,
-               "abstention_out": 1.0, "abstention_hard_out": 0.222, "false_abstention": 0.018,
-               "hedged_right": 0.082, "hedged_wrong": 0.417},
-        "en": {"hit_at_1": 0.878, "recall_at_5": 0.939, "fact_rate": 0.857, "citation_precision": 0.875,
+        "zh": {"hit_at_1": 0.909, "recall_at_5": 0.964, "fact_rate": 0.891, "citation_precision": 0.909,
+               "abstention_out": 1.0, "abstention_hard_out": 0.444, "false_abstention": 0.0,
+               "hedged_right": 0.082, "hedged_wrong": 0.273},
+        "en": {"hit_at_1": 0.857, "recall_at_5": 0.939, "fact_rate": 0.837, "citation_precision": 0.854,
                "abstention_out": 1.0, "abstention_hard_out": 0.0, "false_abstention": 0.02, "english_line": 0.867,
-               "english_translated": 0.979, "hedged_right": 0.024, "hedged_wrong": 0.286},
+               "english_translated": 1.0, "hedged_right": 0.024, "hedged_wrong": 0.333},
     },
 }  # fmt: skip
 # lower is better for these; higher for the rest
