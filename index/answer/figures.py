@@ -97,8 +97,9 @@ def counted(figures: Sequence[str], texts: Sequence[str], question: str) -> bool
     """Whether any of the ``figures`` ``texts`` state is a count of things: a number or a multiple, not
     a sum of money, a share or a date ("How many employees…" is not answered by US$60 billion), unless
     the question counts in money or in percent ("how many dollars", 多少个百分点)."""
-    kinds = {q.kind for text in texts for q in quantities(text) if q.text in figures}
-    kinds |= {"number"} if any(f not in {q.text for t in texts for q in quantities(t)} for f in figures) else set()
+    stated = [q for text in texts for q in quantities(text)]
+    kinds = {q.kind for q in stated if q.text in figures}
+    kinds |= {"number"} if set(figures) - {q.text for q in stated} else set()  # 300MB, 四所: counts read apart
     lowered = question.lower()
     allowed = {"number", "factor"}
     allowed |= {"percent", "fraction"} if any(word in lowered for word in PERCENT_WORDS) else set()

@@ -117,8 +117,8 @@ def _segment(text: str, lexicon: Mapping[str, str], bounds: bool = True) -> list
             start, end, english = in_english(text, found, i, end)
         spans.append((start, end, _Piece(kind, english, text[start:end])))
     if bounds:  # 几千元, 两三年: "several thousand yuan", "two or three years"
-        found = estimates_in(text, lexicon, [(start, end) for start, end, _ in spans])
-        spans += [(start, end, _Piece("exact", english, text[start:end])) for start, end, english in found]
+        estimated = estimates_in(text, lexicon, [(start, end) for start, end, _ in spans])
+        spans += [(start, end, _Piece("exact", english, text[start:end])) for start, end, english in estimated]
     spans.sort(key=lambda span: span[0])
     pieces: list[_Piece] = []
     at = 0

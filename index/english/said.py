@@ -12,16 +12,16 @@ from collections.abc import Mapping, Sequence
 
 from index.text.amounts import render
 from index.text.bounds import Mention, qualifiers_after
+from index.text.numerals import ZH_DIGITS, neighbours
 
 # a bound or an estimate stated beside a number, in English before it
 QUALIFIER_WORDS = {"upper": "up to", "lower": "at least", "less": "under", "more": "over", "about": "about"}
-# a unit of time after a count: 180 天 "180 days" (天 glossed alone is "heaven"); 月 alone names a month
-_DURATIONS = {"个月": "month", "个小时": "hour", "小时": "hour", "分钟": "minute", "星期": "week", "天": "day",
-              "周": "week", "秒": "second", "年": "year"}  # fmt: skip
-_DURATIONS_PLURAL = {unit: f"{english}s" for unit, english in _DURATIONS.items()}
-# people counted: 13 人 "13 people" (人 glossed alone is "man")
-_DURATIONS["人"], _DURATIONS_PLURAL["人"] = "person", "people"
-_DURATION = re.compile(r"\s*(" + "|".join(sorted(_DURATIONS, key=len, reverse=True)) + ")")
+# what a count counts, (one, many): a unit of time (180 天 "180 days"; 天 glossed alone is "heaven"; 月 alone
+# names a month) or people (13 人 "13 people"; 人 glossed alone is "man")
+_UNITS = {"个月": ("month", "months"), "个小时": ("hour", "hours"), "小时": ("hour", "hours"),
+          "分钟": ("minute", "minutes"), "星期": ("week", "weeks"), "天": ("day", "days"), "周": ("week", "weeks"),
+          "秒": ("second", "seconds"), "年": ("year", "years"), "人": ("person", "people")}  # fmt: skip
+_UNIT = re.compile(r"\s*(" + "|".join(sorted(_UNITS, key=len, reverse=True)) + ")")
 _RANGE_JOIN = re.compile(r"\s*(?:到|至|-|–|—|~|～)\s*")
 
 
@@ -36,7 +36,6 @@ _ESTIMATE = re.compile(
     r"(?:(?P<some>[几数])|(?P<pair>两三|一两|[二三四五六七八][三四五六七八九]))"
     r"(?P<power>[十百千]?(?:万|亿)?|[十百千])(?P<money>美元|美金|人民币|元)?"
 )
-_DIGIT_WORDS = "零一二三四五六七八九"
 
 
 def estimates(text: str) -> list[tuple[int, int, str]]:
@@ -48,20 +47,20 @@ def estimates(text: str) -> list[tuple[int, int, str]]:
         power = sum(_POWERS[c] for c in match.group("power"))
         pair, start, end = match.group("pair"), match.start(), match.end()
         ten_odd = bool(match.group("some")) and text[start - 1 : start] == "十"  # 十几万: 10-odd ten thousands
-        if (pair and not _neighbouring(pair)) or (match.group("some") and not power and not ten_odd):
+        if (pair and not neighbours(pair)) or (match.group("some") and not power and not ten_odd):
             continue  # 几个, 数据: "a few", a word
         if ten_odd:
             start, english = start - 1, f"over {10 ** (power + 1):,}" if power else "over ten"
         elif pair:
-            first, second = (_DIGIT_WORDS.index(c) if c != "两" else 2 for c in pair)
+            first, second = (ZH_DIGITS[c] for c in pair)
             scale = 10**power
             english = f"{first * scale:,} or {second * scale:,}" if power else f"{_WORDS[first]} or {_WORDS[second]}"
         else:
             english = _SEVERAL[power]
         if money := match.group("money"):
             english = f"{english} {_CURRENCY_WORDS[money]}"
-        elif unit := _DURATION.match(text, end):
-            english, end = f"{english} {_DURATIONS_PLURAL[unit.group(1)]}", unit.end()
+        elif unit := _UNIT.match(text, end):
+            english, end = f"{english} {_UNITS[unit.group(1)][1]}", unit.end()
         else:
             english = english.removesuffix(" of")
         found.append((start, end, english))
@@ -78,11 +77,6 @@ def estimates_in(text: str, lexicon: Mapping[str, str], taken: Sequence[tuple[in
         end += text[end : end + 1] in getattr(lexicon, "measures", ())
         found.append((start, end, english))
     return found
-
-
-def _neighbouring(pair: str) -> bool:
-    first, second = (_DIGIT_WORDS.index(c) if c != "两" else 2 for c in pair)
-    return second == first + 1
 
 
 _WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
@@ -106,9 +100,9 @@ def in_english(text: str, found: Sequence[Mention], i: int, end: int) -> tuple[i
     if said is not None:
         english = f"{said} {english}"
         start, end = min(start, *(a for a, _ in m.spans)), max(end, *(b for _, b in m.spans))
-    unit = _DURATION.match(text, q.end) if q.kind == "number" and end == q.end else None
+    unit = _UNIT.match(text, q.end) if q.kind == "number" and end == q.end else None
     if unit is not None:
-        english += f" {(_DURATIONS if q.value == 1 else _DURATIONS_PLURAL)[unit.group(1)]}"
+        english += f" {_UNITS[unit.group(1)][q.value != 1]}"
         end = unit.end()
     after = qualifiers_after(text, end) if said is None and end > q.end else []
     if len(after) == 1 and after[0][0] in QUALIFIER_WORDS:  # 180 天以上, 300 万辆以上: after the unit

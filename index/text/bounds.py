@@ -141,8 +141,9 @@ def _before(text: str, end: int) -> list[tuple[Qualifier, int]]:
         found.append((match[1], end))
 
 
-def _after(text: str, start: int) -> list[tuple[Qualifier, int]]:
-    """The qualifier phrases right after ``start``, each with where it ends."""
+def qualifiers_after(text: str, start: int) -> list[tuple[Qualifier, int]]:
+    """The qualifier phrases right after ``start`` (a number, or its unit: 180 天以上), each with where it
+    ends."""
     found: list[tuple[Qualifier, int]] = []
     while True:
         start = _skip_space(text, start, 1)
@@ -161,14 +162,9 @@ def _after(text: str, start: int) -> list[tuple[Qualifier, int]]:
         found.append((match[1], start))
 
 
-def qualifiers_after(text: str, start: int) -> list[tuple[Qualifier, int]]:
-    """The qualifier phrases right after ``start`` (a number's unit: 180 天以上), each with where it ends."""
-    return _after(text, start)
-
-
 def mention(text: str, q: Quantity) -> Mention:
     """``q`` of ``text`` with the qualifiers its neighbouring words state."""
-    before, after = _before(text, q.start), _after(text, q.end)
+    before, after = _before(text, q.start), qualifiers_after(text, q.end)
     qualifiers: set[str] = {kind for kind, _ in before + after}
     start = before[-1][1] if before else q.start
     spans = ([(start, q.start)] if before else []) + ([(q.end, after[-1][1])] if after else [])

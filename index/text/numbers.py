@@ -60,7 +60,7 @@ ORDINAL_NOUNS = {"行": "line", "页": "page", "章": "chapter", "节": "section
 # before a magnitude, "some": 几千 "several thousand", 数百万 "millions"
 _SOME = ("几", "数")
 # measure words a Chinese numeral counts with (三件事, 两个阶段); digits need none
-MEASURE_WORDS = _MEASURE = "个件点条项种步层家位名类次轮倍年月日天周岁人款句段章节部份张台块"
+MEASURE_WORDS = "个件点条项种步层家位名类次轮倍年月日天周岁人款句段章节部份张台块"
 
 _DIGITS = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _ZH_NUMERAL = r"[零〇一二两三四五六七八九十百千]+(?:点[零〇一二三四五六七八九]+)?"  # 六十三点二 is 63.2
@@ -241,7 +241,7 @@ def _number(match: re.Match[str], text: str) -> Quantity | None:
     if chinese:
         number = zh_number(num)
         following = text[match.end() : match.end() + 1]
-        counted = bool(mag or unit or g["ord"]) or (following and following in _MEASURE)
+        counted = bool(mag or unit or g["ord"]) or (following and following in MEASURE_WORDS)
         if number is None or not counted or (num in ("千", "百", "十") and not (mag or unit)):
             return None
         if num in ("零", "〇") and not (mag or unit):
