@@ -75,12 +75,35 @@ def another_version(texts: Sequence[str], question: str) -> bool:
     )
 
 
+def _named(text: str, start: int, word: str) -> bool:
+    """``word`` is capitalised as a name is: a capital opening a sentence ("In 2026, …") marks none."""
+    capitals = sum(c.isupper() for c in word)
+    opens = not text[:start].strip() or text[:start].rstrip()[-1] in ".?!。？！"
+    return capitals > 1 or (capitals == 1 and not opens)
+
+
+def another_name(texts: Sequence[str], question: str) -> bool:
+    """The question names a version of a name, capitalised as a name is typed (GPT-5, Claude Opus 4.7),
+    that ``texts`` never write, while they write versions of names the question doesn't name: what they
+    state is said of those (a question on GPT-5's price answered with another model's)."""
+    written = _versions(" ".join(texts))
+    asked = {
+        (m.group(1).lower(), v)
+        for m in _VERSIONED.finditer(question)
+        if _named(question, m.start(1), m.group(1))
+        for v in m.group(2).split("/")
+    }
+    others = {name for name, _ in written} - {name for name, _ in asked}
+    return bool(others) and any(pair not in written for pair in asked)
+
+
 def says_another_thing(stored: StoredIndex, chosen: Sequence[int], question: str, kind: str) -> bool:
     """The answer's ``chosen`` sentences speak of another version than the one the question asks about,
-    or the question asks to count (its interrogative) and they state no figure of their own. ``kind``:
-    the question's learned kind; a list question asks for items, not a count."""
+    or of other names' versions only, or the question asks to count (its interrogative) and they state
+    no figure of their own. ``kind``: the question's learned kind; a list question asks for items, not a
+    count."""
     texts = [render_sentence(stored, stored.sentences[s]) for s in chosen]  # a table row with its header
-    if another_version(texts, question):
+    if another_version(texts, question) or another_name(texts, question):
         return True
     if not _COUNT.search(question) or kind == "list":
         return False

@@ -2,7 +2,14 @@ from __future__ import annotations
 
 import pytest
 
-from index.answer.figures import another_version, counted, counts_things, says_another_thing, stated_figures
+from index.answer.figures import (
+    another_name,
+    another_version,
+    counted,
+    counts_things,
+    says_another_thing,
+    stated_figures,
+)
 from index.build.store import StoredIndex
 from tests.index.synthetic import sentence_id
 
@@ -49,6 +56,23 @@ def test_a_figure_of_another_version_is_not_the_one_asked(texts: list[str], ques
 
 
 @pytest.mark.parametrize(
+    ("texts", "question", "other"),
+    [
+        (["基准\tAcme 3.5\nWidgetBench\t63.2%"], "What does Zeta 4.7 score on WidgetBench?", True),
+        (["基准\tAcme 3.5\nWidgetBench\t63.2%"], "Acme 3.5 在 WidgetBench 上多少分？", False),  # written
+        (["基准\tAcme 3.5\nWidgetBench\t63.2%"], "zeta 4.7 在 WidgetBench 上多少分？", False),  # typed as no name
+        (["基准\tAcme 3.5\nWidgetBench\t63.2%"], "Is WidgetBench scored above 60?", False),  # a word and a number
+        (["Acme 发布了新模型。"], "When will Zeta 5 ship?", False),  # no version said of anything else
+        (["基准\tAcme 3.5\nWidgetBench\t63.2%"], "In 2026, what did it score?", False),  # a sentence's capital
+        (["基准\tAcme 3.5\nWidgetBench\t63.2%"], "ZX 4 在 WidgetBench 上多少分？", True),  # capitals: a name
+        (["Acme 3.5 对标 Zeta 4.7 水平。"], "How does Acme 3.5 compare with Zeta 4.7?", False),
+    ],
+)
+def test_a_figure_of_another_name_s_version_is_not_the_one_asked(texts: list[str], question: str, other: bool) -> None:
+    assert another_name(texts, question) is other
+
+
+@pytest.mark.parametrize(
     ("texts", "question", "counts"),
     [
         (["马斯克握有 600 亿美元收购 Acme 的优先权。"], "How many employees does Acme have?", False),
@@ -62,7 +86,7 @@ def test_a_figure_of_another_version_is_not_the_one_asked(texts: list[str], ques
     ],
 )
 def test_a_question_counting_things_is_answered_by_a_count(texts: list[str], question: str, counts: bool) -> None:
-    """"How many employees" is not answered by US$60 billion, nor "多少天" by a date: a count is a number
+    """ "How many employees" is not answered by US$60 billion, nor "多少天" by a date: a count is a number
     or a multiple, or money or a share when the question counts in them."""
     figures = stated_figures(texts, question)
     assert figures
