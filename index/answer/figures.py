@@ -15,10 +15,11 @@ from index.build.store import StoredIndex
 from index.text.bounds import is_version
 from index.text.numbers import CURRENCY_WORDS, MEASURE_WORDS, PERCENT_WORDS, quantities, zh_numeral
 
-# a question asking to count: how many, 多少, 几 (not 哪几, "which ones"), what share. Not how much / how
-# long / how often / 多久 / 多大: an extent is as often answered in words ("rarely", "多年", "大片")
+# a question asking to count: how many, how much (多少 is both), 几 (not 哪几, "which ones"), what share. Not
+# how long / how often / 多久 / 多大: an extent is as often answered in words ("rarely", "多年", "大片")
 _COUNT = re.compile(
-    r"多少|(?<!哪)几(?![月号时])|百分之|比例|占比|\bhow many\b|\bwhat (?:percentage|proportion|share|number)\b",
+    r"多少|(?<!哪)几(?![月号时])|百分之|比例|占比|\bhow (?:many|much)\b"
+    r"|\bwhat (?:percentage|proportion|share|number)\b",
     re.IGNORECASE,
 )
 # a question counting things: "how many …", 多少 / 几 before a measure word (多少人, 几家, 多少倍); 几月 / 几号 /

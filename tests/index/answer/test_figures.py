@@ -27,6 +27,8 @@ def test_a_version_number_and_the_questions_own_numbers_are_no_figures() -> None
         ("苹果每斤多少钱？", "fact", "苹果每斤", False),  # the figure is there
         ("果园有多少棵树？", "fact", "果园在山东", True),  # asked, and the answer has no figure
         ("How many trees does the orchard have?", "fact", "果园在山东", True),
+        ("How much does the orchard earn a year?", "fact", "果园在山东", True),  # how much: 多少 too
+        ("How much is a pound of apples?", "fact", "苹果每斤", False),
         ("果园在哪里？", "fact", "果园在山东", False),  # no figure asked
         ("果园有多少种果树？", "list", "果园在山东", False),  # a list asks for items
         ("果园种了哪几种果树？", "fact", "果园在山东", False),  # 哪几: which ones, not how many
