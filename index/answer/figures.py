@@ -98,18 +98,37 @@ def another_name(texts: Sequence[str], question: str) -> bool:
     return bool(others) and any(pair not in written for pair in asked)
 
 
+# where a clause ends: a table row rendered "label：header cell，header cell" has a cell a clause
+_CLAUSE_END = re.compile(r"[，,；;。！？!?\n]")
+
+
+def figures_of_others(texts: Sequence[str], question: str) -> bool:
+    """The question names a version ``texts`` write (Claude Opus 4.7), but every clause of theirs that
+    states a figure names versions of other things only (a table row's cell its column's: "Composer 2.5
+    70.2%，对比 Claude Opus 4.7 水平"): the figures are those things', not the one asked about."""
+    written = _versions(" ".join(texts))
+    asked = _versions(question) & written
+    if not asked:
+        return False
+    clauses = [c for text in texts for c in _CLAUSE_END.split(text) if c.strip()]
+    stating = [_versions(c) for c in clauses if stated_figures([c], question)]
+    return bool(stating) and all(names and not names & asked for names in stating)
+
+
 def says_another_thing(stored: StoredIndex, chosen: Sequence[int], question: str, kind: str) -> bool:
     """The answer's ``chosen`` sentences speak of another version than the one the question asks about,
     or of other names' versions only, or the question asks to count (its interrogative) and they state
-    no figure of their own. ``kind``: the question's learned kind; a list question asks for items, not a
-    count."""
+    no figure of their own, or only other versions' figures. ``kind``: the question's learned kind; a
+    list question asks for items, not a count."""
     texts = [render_sentence(stored, stored.sentences[s]) for s in chosen]  # a table row with its header
     if another_version(texts, question) or another_name(texts, question):
         return True
     if not _COUNT.search(question) or kind == "list":
         return False
     figures = stated_figures(texts, question)
-    return not figures or (counts_things(question) and not counted(figures, texts, question))
+    if not figures or figures_of_others(texts, question):
+        return True
+    return counts_things(question) and not counted(figures, texts, question)
 
 
 def counts_things(question: str) -> bool:

@@ -7,6 +7,7 @@ from index.answer.figures import (
     another_version,
     counted,
     counts_things,
+    figures_of_others,
     says_another_thing,
     stated_figures,
 )
@@ -72,6 +73,25 @@ def test_a_figure_of_another_version_is_not_the_one_asked(texts: list[str], ques
 )
 def test_a_figure_of_another_name_s_version_is_not_the_one_asked(texts: list[str], question: str, other: bool) -> None:
     assert another_name(texts, question) is other
+
+
+_ROW = "WidgetBench：Acme 3.5 63.2%（最高 64.8%），对比 Zeta 4.7 水平"
+
+
+@pytest.mark.parametrize(
+    ("texts", "question", "others"),
+    [
+        ([_ROW], "Zeta 4.7 在 WidgetBench 上多少分？", True),  # its cell holds no figure
+        ([_ROW], "Acme 3.5 在 WidgetBench 上多少分？", False),
+        ([_ROW], "Acme 3.5 比 Zeta 4.7 高多少？", False),  # names the figures' own too
+        (["Acme 做出了对标 Zeta 4.7 的模型，成本只有 1/10。"], "它的成本是 Zeta 4.7 的多少？", False),  # said of none
+        ([_ROW], "WidgetBench 上最高多少分？", False),  # no version asked
+    ],
+)
+def test_figures_stated_only_of_other_versions_are_not_the_ones_asked(
+    texts: list[str], question: str, others: bool
+) -> None:
+    assert figures_of_others(texts, question) is others
 
 
 @pytest.mark.parametrize(
