@@ -14,6 +14,7 @@ from index.answer.units import render_sentence
 from index.build.store import StoredIndex
 from index.text.bounds import is_version
 from index.text.numbers import CURRENCY_WORDS, MEASURE_WORDS, PERCENT_WORDS, quantities, zh_numeral
+from index.text.tokens import tagged
 
 # a question asking to count: how many, how much (多少 is both), 几 (not 哪几, "which ones"), what share. Not
 # how long / how often / 多久 / 多大: an extent is as often answered in words ("rarely", "多年", "大片")
@@ -115,6 +116,15 @@ def figures_of_others(texts: Sequence[str], question: str) -> bool:
     return bool(stating) and all(names and not names & asked for names in stating)
 
 
+def _interrogative(question: str) -> str:
+    """``question`` with the words holding 几 or 多少 that jieba tags no numeral blanked out: 几乎
+    ("almost") asks no count."""
+    for word, flag in tagged(question):
+        if ("几" in word or "多少" in word) and not flag.startswith("m"):
+            question = question.replace(word, " " * len(word))
+    return question
+
+
 def says_another_thing(stored: StoredIndex, chosen: Sequence[int], question: str, kind: str) -> bool:
     """The answer's ``chosen`` sentences speak of another version than the one the question asks about,
     or of other names' versions only, or the question asks to count (its interrogative) and they state
@@ -123,7 +133,7 @@ def says_another_thing(stored: StoredIndex, chosen: Sequence[int], question: str
     texts = [render_sentence(stored, stored.sentences[s]) for s in chosen]  # a table row with its header
     if another_version(texts, question) or another_name(texts, question):
         return True
-    if not _COUNT.search(question) or kind == "list":
+    if not _COUNT.search(_interrogative(question)) or kind == "list":
         return False
     figures = stated_figures(texts, question)
     if not figures or figures_of_others(texts, question):

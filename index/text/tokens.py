@@ -138,14 +138,18 @@ def _tagger(tokenizer):  # type: ignore[no-untyped-def]
 def nouns(text: str) -> list[str]:
     """The nouns and names of ``text`` by jieba's part-of-speech tags (a field term it was given
     whole, untagged, is a noun: 合成数据)."""
+    return [
+        word
+        for word, flag in tagged(text)
+        if flag.startswith(("n", "vn", "eng")) or (flag == "x" and len(word) > 1 and _HAN_RUN.fullmatch(word))
+    ]
+
+
+def tagged(text: str) -> list[tuple[str, str]]:
+    """The words of ``text`` with jieba's part-of-speech tags, in order (几乎 "almost" an adverb, d)."""
     tagger = _tagger(_jieba())
     with _jieba_lock:
-        tagged = list(tagger.cut(unicodedata.normalize("NFKC", text)))
-    return [
-        p.word
-        for p in tagged
-        if p.flag.startswith(("n", "vn", "eng")) or (p.flag == "x" and len(p.word) > 1 and _HAN_RUN.fullmatch(p.word))
-    ]
+        return [(p.word, p.flag) for p in tagger.cut(unicodedata.normalize("NFKC", text))]
 
 
 def tokenize(text: str, drop_stopwords: bool = True) -> list[str]:

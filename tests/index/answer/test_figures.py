@@ -34,6 +34,7 @@ def test_a_version_number_and_the_questions_own_numbers_are_no_figures() -> None
         ("果园有多少种果树？", "list", "果园在山东", False),  # a list asks for items
         ("果园种了哪几种果树？", "fact", "果园在山东", False),  # 哪几: which ones, not how many
         ("果园每年采摘多久？", "fact", "果园在山东", False),  # an extent is often said in words
+        ("为什么说果园几乎都在山东？", "fact", "果园在山东", False),  # 几乎, "almost": no count asked
     ],
 )
 def test_a_how_many_question_needs_a_figure_in_its_answer(
