@@ -133,7 +133,7 @@ def says_another_thing(stored: StoredIndex, chosen: Sequence[int], question: str
     texts = [render_sentence(stored, stored.sentences[s]) for s in chosen]  # a table row with its header
     if another_version(texts, question) or another_name(texts, question):
         return True
-    if not _COUNT.search(_interrogative(question)) or kind == "list":
+    if not (_COUNT.search(question) and _COUNT.search(_interrogative(question))) or kind == "list":
         return False
     figures = stated_figures(texts, question)
     if not figures or figures_of_others(texts, question):
