@@ -14,6 +14,7 @@ from index.answer.units import render_sentence
 from index.build.store import StoredIndex
 from index.text.bounds import is_version
 from index.text.numbers import CURRENCY_WORDS, MEASURE_WORDS, PERCENT_WORDS, quantities, zh_numeral
+from index.text.relative_days import relative_days
 from index.text.tokens import tagged
 
 # a question asking to count: how many, how much (多少 is both), 几 (not 哪几, "which ones"), what share. Not
@@ -27,6 +28,11 @@ _COUNT = re.compile(
 # 几时 ask a date
 _COUNTS_THINGS = re.compile(
     r"\bhow many\b|(?:多少|几)\s*[" + "".join(c for c in MEASURE_WORDS if c not in "月日号时") + "]", re.IGNORECASE
+)
+# a question asking for a calendar date or a year by its interrogative (not "when": an event answers it as
+# often, "发布当天"; not "what day" / "what month": a weekday or a month's name answers those)
+_ASKS_DATE = re.compile(
+    r"哪一?天|哪一?年|几号|什么日期|哪个日期|\b(?:what|which) (?:date|year)\b|\bwhen exactly\b", re.IGNORECASE
 )
 # a name and its versions: Composer 2.5, "composer2", GPT-4, Composer 2/2.5 (not K2.5 or H100: one letter
 # is a code)
@@ -127,11 +133,11 @@ def _interrogative(question: str) -> str:
 
 def says_another_thing(stored: StoredIndex, chosen: Sequence[int], question: str, kind: str) -> bool:
     """The answer's ``chosen`` sentences speak of another version than the one the question asks about,
-    or of other names' versions only, or the question asks to count (its interrogative) and they state
-    no figure of their own, or only other versions' figures. ``kind``: the question's learned kind; a
-    list question asks for items, not a count."""
+    or of other names' versions only, or the question asks a date they don't state, or it asks to count
+    (its interrogative) and they state no figure of their own, or only other versions' figures. ``kind``:
+    the question's learned kind; a list question asks for items, not a count."""
     texts = [render_sentence(stored, stored.sentences[s]) for s in chosen]  # a table row with its header
-    if another_version(texts, question) or another_name(texts, question):
+    if another_version(texts, question) or another_name(texts, question) or undated(texts, question):
         return True
     if not (_COUNT.search(question) and _COUNT.search(_interrogative(question))) or kind == "list":
         return False
@@ -139,6 +145,23 @@ def says_another_thing(stored: StoredIndex, chosen: Sequence[int], question: str
     if not figures or figures_of_others(texts, question):
         return True
     return counts_things(question) and not counted(figures, texts, question)
+
+
+def undated(texts: Sequence[str], question: str) -> bool:
+    """The question asks for a date or a year (哪一年, 几号, "what year", "when exactly") and ``texts``
+    state none: no date, no number read as a year, no day said relative to another (发布当天)."""
+    if not _ASKS_DATE.search(question):
+        return False
+    for text in texts:
+        found = quantities(text)
+        if any(q.kind == "date" for q in found) or relative_days(text):
+            return False
+        if any(
+            q.kind == "number" and q.value is not None and q.value == int(q.value) and 1000 <= q.value <= 2100
+            for q in found
+        ):
+            return False
+    return True
 
 
 def counts_things(question: str) -> bool:

@@ -10,6 +10,7 @@ from index.answer.figures import (
     figures_of_others,
     says_another_thing,
     stated_figures,
+    undated,
 )
 from index.build.store import StoredIndex
 from tests.index.synthetic import sentence_id
@@ -114,3 +115,19 @@ def test_a_question_counting_things_is_answered_by_a_count(texts: list[str], que
     figures = stated_figures(texts, question)
     assert figures
     assert (counted(figures, texts, question) or not counts_things(question)) is counts
+
+
+@pytest.mark.parametrize(
+    ("texts", "question", "missing"),
+    [
+        (["果园在山东烟台，每年秋天采摘。"], "果园是哪一年建的？", True),
+        (["果园在山东烟台，每年秋天采摘。"], "What year was the orchard planted?", True),
+        (["果园在 1998 年建成。"], "What year was the orchard planted?", False),  # a year
+        (["车票 5 月 18 日开售。"], "车票是几号开售的？", False),
+        (["车票开售当天就卖完了。"], "车票哪天卖完的？", False),  # a day said relative to another
+        (["果园在山东烟台，每年秋天采摘。"], "果园什么时候采摘？", False),  # "when": a season answers it
+        (["果园在山东烟台，每年秋天采摘。"], "What day of the week do they pick?", False),  # a weekday's name would
+    ],
+)
+def test_a_question_asking_a_date_needs_one_in_its_answer(texts: list[str], question: str, missing: bool) -> None:
+    assert undated(texts, question) is missing
