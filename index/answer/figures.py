@@ -1,7 +1,7 @@
-"""Whether an answer says what is asked: the figure a how-many question asks for, of the version it
-names. A question about the article's subject whose missing paragraph held the number ("多少开发者在用
-Cursor？") still finds the article's sentences on that subject; none of them states a number, and saying
-so is the honest answer.
+"""Whether an answer says what is asked: the figure a how-many question asks for, the date a what-year
+question asks for, of the version it names and not another model's. A question about the article's
+subject whose missing paragraph held the number ("多少开发者在用 Cursor？") still finds the article's
+sentences on that subject; none of them states a number, and saying so is the honest answer.
 """
 
 from __future__ import annotations
