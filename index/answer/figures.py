@@ -68,8 +68,15 @@ def stated_figures(texts: Sequence[str], question: str) -> list[str]:
     return read + [f for f in [*fused, *counted] if not any(f in r or r in f for r in read)]
 
 
-def _versions(text: str) -> set[tuple[str, str]]:
-    return {(name.lower(), v) for name, versions in _VERSIONED.findall(text) for v in versions.split("/")}
+def _versions(text: str, named: bool = False) -> set[tuple[str, str]]:
+    """(name, version) of each versioned name ``text`` writes; ``named``: only those capitalised as a
+    name is typed (_named)."""
+    return {
+        (m.group(1).lower(), v)
+        for m in _VERSIONED.finditer(text)
+        if not named or _named(text, m.start(1), m.group(1))
+        for v in m.group(2).split("/")
+    }
 
 
 def another_version(texts: Sequence[str], question: str) -> bool:
@@ -94,13 +101,7 @@ def another_name(texts: Sequence[str], question: str) -> bool:
     """The question names a version of a name, capitalised as a name is typed (GPT-5, Claude Opus 4.7),
     that ``texts`` never write, while they write versions of names the question doesn't name: what they
     state is said of those (a question on GPT-5's price answered with another model's)."""
-    written = _versions(" ".join(texts))
-    asked = {
-        (m.group(1).lower(), v)
-        for m in _VERSIONED.finditer(question)
-        if _named(question, m.start(1), m.group(1))
-        for v in m.group(2).split("/")
-    }
+    written, asked = _versions(" ".join(texts)), _versions(question, named=True)
     others = {name for name, _ in written} - {name for name, _ in asked}
     return bool(others) and any(pair not in written for pair in asked)
 
